@@ -1,0 +1,278 @@
+#include "io/jsonscan.h"
+
+#include <cstring>
+
+namespace ks {
+
+ScanStatus scanJsonValue(const char* p, const char* e, const char*& end)
+{
+    p = skipJsonSpace(p, e);
+    if (p >= e)
+        return ScanStatus::Incomplete;
+    int depth = 0;
+    bool inString = false;
+    // Scalars (numbers, literals) end at the first structural character or whitespace.
+    if (*p != '{' && *p != '[' && *p != '"') {
+        const char* q = p;
+        while (q < e && !isJsonSpace(*q) && *q != ',' && *q != '}' && *q != ']' && *q != ':')
+            ++q;
+        if (q == e)
+            return ScanStatus::Incomplete;
+        if (q == p)
+            return ScanStatus::Malformed;
+        end = q;
+        return ScanStatus::Complete;
+    }
+    for (const char* q = p; q < e; ++q) {
+        const char c = *q;
+        if (inString) {
+            if (c == '\\') {
+                ++q;
+            } else if (c == '"') {
+                inString = false;
+                if (depth == 0) {
+                    end = q + 1;
+                    return ScanStatus::Complete;
+                }
+            }
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0) {
+                end = q + 1;
+                return ScanStatus::Complete;
+            }
+            if (depth < 0)
+                return ScanStatus::Malformed;
+        }
+    }
+    return ScanStatus::Incomplete;
+}
+
+void canonicalJson(std::string_view raw, std::string& out)
+{
+    out.clear();
+    out.reserve(raw.size());
+    const char* p = raw.data();
+    const char* e = p + raw.size();
+    while (p < e) {
+        const char c = *p;
+        if (c == '"') {
+            const char* q = p + 1;
+            while (q < e && *q != '"') {
+                if (*q == '\\')
+                    ++q;
+                ++q;
+            }
+            if (q < e)
+                ++q;
+            out.append(p, size_t(q - p));
+            p = q;
+        } else if (isJsonSpace(c)) {
+            ++p;
+        } else if (c == ',' || c == ':') {
+            out.push_back(c);
+            out.push_back(' ');
+            ++p;
+        } else {
+            out.push_back(c);
+            ++p;
+        }
+    }
+}
+
+std::string SanitizeReport::describe() const
+{
+    std::string s;
+    auto add = [&s](uint64_t n, const char* what) {
+        if (!n)
+            return;
+        if (!s.empty())
+            s += ", ";
+        s += std::to_string(n) + " " + what;
+    };
+    add(bareNonFinite, "bare inf/nan values");
+    add(bareNA, "bare N/A values");
+    add(badEscapes, "unescaped backslashes");
+    add(strayQuotes, "unescaped quotes in strings");
+    add(controlChars, "control characters in strings");
+    add(invalidUtf8, "invalid UTF-8 bytes");
+    return s;
+}
+
+namespace {
+
+size_t utf8SeqLen(const unsigned char* p, size_t left)
+{
+    const unsigned char c = p[0];
+    size_t n;
+    if (c < 0x80)
+        return 1;
+    if ((c & 0xe0) == 0xc0 && c >= 0xc2)
+        n = 2;
+    else if ((c & 0xf0) == 0xe0)
+        n = 3;
+    else if ((c & 0xf8) == 0xf0 && c <= 0xf4)
+        n = 4;
+    else
+        return 0;
+    if (n > left)
+        return 0;
+    for (size_t i = 1; i < n; ++i)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if (n == 3 && c == 0xe0 && p[1] < 0xa0)
+        return 0;
+    if (n == 3 && c == 0xed && p[1] >= 0xa0)
+        return 0;
+    if (n == 4 && c == 0xf0 && p[1] < 0x90)
+        return 0;
+    if (n == 4 && c == 0xf4 && p[1] >= 0x90)
+        return 0;
+    return n;
+}
+
+bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// A quote inside a string closes it only if what follows can follow a string in JSON.
+bool quoteClosesString(const char* q, const char* e)
+{
+    const char* n = skipJsonSpace(q + 1, e);
+    return n >= e || *n == ':' || *n == ',' || *n == '}' || *n == ']';
+}
+
+} // namespace
+
+std::string sanitizeJson(std::string_view in, SanitizeReport& r)
+{
+    std::string out;
+    out.reserve(in.size() + in.size() / 64 + 16);
+    const char* b = in.data();
+    const char* p = b;
+    const char* e = b + in.size();
+    auto note = [&](const char* at) {
+        if (r.firstOffset < 0)
+            r.firstOffset = int64_t(at - b);
+    };
+    while (p < e) {
+        const char c = *p;
+        if (c == '"') {
+            out.push_back('"');
+            ++p;
+            // Inside a string.
+            while (p < e) {
+                const unsigned char ch = static_cast<unsigned char>(*p);
+                if (ch == '"') {
+                    if (quoteClosesString(p, e)) {
+                        out.push_back('"');
+                        ++p;
+                        break;
+                    }
+                    note(p);
+                    ++r.strayQuotes;
+                    out += "\\\"";
+                    ++p;
+                } else if (ch == '\\') {
+                    if (p + 1 < e) {
+                        const char n = p[1];
+                        if (n == '"' || n == '\\' || n == '/' || n == 'b' || n == 'f' || n == 'n' || n == 'r' ||
+                            n == 't') {
+                            out.push_back('\\');
+                            out.push_back(n);
+                            p += 2;
+                            continue;
+                        }
+                        if (n == 'u' && p + 5 < e && isHex(p[2]) && isHex(p[3]) && isHex(p[4]) && isHex(p[5])) {
+                            out.append(p, 6);
+                            p += 6;
+                            continue;
+                        }
+                    }
+                    note(p);
+                    ++r.badEscapes;
+                    out += "\\\\";
+                    ++p;
+                } else if (ch < 0x20) {
+                    note(p);
+                    ++r.controlChars;
+                    static const char* hex = "0123456789abcdef";
+                    char buf[7] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15], 0};
+                    out.append(buf, 6);
+                    ++p;
+                } else if (ch >= 0x80) {
+                    const size_t n = utf8SeqLen(reinterpret_cast<const unsigned char*>(p), size_t(e - p));
+                    if (n == 0) {
+                        note(p);
+                        ++r.invalidUtf8;
+                        out += "\xef\xbf\xbd";
+                        ++p;
+                    } else {
+                        out.append(p, n);
+                        p += n;
+                    }
+                } else {
+                    out.push_back(char(ch));
+                    ++p;
+                }
+            }
+            continue;
+        }
+        // Outside strings: look for bare words that are not JSON literals.
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+            (c == '-' && p + 1 < e && (p[1] == 'i' || p[1] == 'I' || p[1] == 'n' || p[1] == 'N'))) {
+            const char* q = p + 1;
+            while (q < e && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '/'))
+                ++q;
+            const std::string_view word(p, size_t(q - p));
+            if (word == "true" || word == "false" || word == "null") {
+                out.append(word);
+            } else if (word == "N/A") {
+                note(p);
+                ++r.bareNA;
+                out += "\"N/A\"";
+            } else if (word == "inf" || word == "-inf" || word == "Infinity" || word == "-Infinity" ||
+                       word == "nan" || word == "NaN" || word == "-nan" || word == "inf" || word == "Inf" ||
+                       word == "-Inf") {
+                note(p);
+                ++r.bareNonFinite;
+                std::string lower;
+                for (char ch : word)
+                    lower.push_back(char(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch));
+                if (lower == "infinity")
+                    lower = "inf";
+                if (lower == "-infinity")
+                    lower = "-inf";
+                if (lower == "-nan")
+                    lower = "nan";
+                out += "\"" + lower + "\"";
+            } else {
+                out.append(word); // not ours to fix; the parser will report it
+            }
+            p = q;
+            continue;
+        }
+        out.push_back(c);
+        ++p;
+    }
+    return out;
+}
+
+void lineAndColumn(std::string_view text, size_t offset, uint64_t& line, uint64_t& column)
+{
+    line = 1;
+    size_t lineStart = 0;
+    const size_t n = offset < text.size() ? offset : text.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    column = n - lineStart + 1;
+}
+
+} // namespace ks

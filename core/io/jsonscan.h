@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ks {
+
+inline bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+inline const char* skipJsonSpace(const char* p, const char* e)
+{
+    while (p < e && isJsonSpace(*p))
+        ++p;
+    return p;
+}
+
+enum class ScanStatus { Complete, Incomplete, Malformed };
+
+// Finds the end of the JSON value starting at p (after any whitespace). On Complete, end points one
+// past the value. Incomplete means the text ended inside the value. This is a structural scan
+// (strings, nesting), not validation.
+ScanStatus scanJsonValue(const char* p, const char* e, const char*& end);
+
+// Rewrites JSON text with no whitespace except one space after ',' and ':' (the layout of Python's
+// json.dumps and of Kineto's arrays), so equal values intern to one string.
+void canonicalJson(std::string_view raw, std::string& out);
+
+// What sanitizeJson had to change; offsets are relative to the text it was given.
+struct SanitizeReport {
+    uint64_t bareNonFinite = 0;  // inf, -inf, nan, NaN, Infinity
+    uint64_t bareNA = 0;         // N/A
+    uint64_t badEscapes = 0;     // backslash not starting a JSON escape (Windows paths)
+    uint64_t controlChars = 0;   // raw control characters inside strings
+    uint64_t strayQuotes = 0;    // unescaped quotes inside strings
+    uint64_t invalidUtf8 = 0;    // bytes that are not UTF-8
+    int64_t firstOffset = -1;    // first byte that needed a fix
+    uint64_t total() const
+    {
+        return bareNonFinite + bareNA + badEscapes + controlChars + strayQuotes + invalidUtf8;
+    }
+    std::string describe() const;
+};
+
+// Repairs the known ways Kineto and the legacy exporter wrote invalid JSON (format spec section 10):
+// bare inf/nan/N/A values become strings, stray backslashes and quotes inside strings are escaped,
+// control characters are escaped and invalid UTF-8 is replaced. Valid JSON passes through unchanged.
+std::string sanitizeJson(std::string_view in, SanitizeReport& report);
+
+// 1-based line and column of a byte offset in text.
+void lineAndColumn(std::string_view text, size_t offset, uint64_t& line, uint64_t& column);
+
+} // namespace ks

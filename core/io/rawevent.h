@@ -1,0 +1,80 @@
+#pragma once
+
+#include "model/args.h"
+#include "model/types.h"
+#include "util/stringpool.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+// An event as parsed from one chunk, before it is placed in the model. Strings are ids in the
+// chunk's own pool (parsers run in parallel and must not share one); args are already encoded in
+// the trace's ArgStore shard that belongs to the parsing thread.
+struct RawEvent {
+    static constexpr uint32_t kNoString = UINT32_MAX;
+
+    TimeNs ts = 0;
+    TimeNs dur = -1; // -1: no "dur"
+    int64_t pidNum = 0;
+    int64_t tidNum = 0;
+    int64_t externalId = -1;
+    int64_t correlation = -1;
+    uint64_t flowId = 0;
+    ArgsRef args;
+    uint32_t name = kNoString;
+    uint32_t cat = kNoString;
+    uint32_t pidStr = kNoString; // set when pid is a non-numeric string
+    uint32_t tidStr = kNoString;
+    char ph = 0;
+    char scope = 0;
+    bool hasTs = false;
+    bool hasId = false;
+    bool bindEnclosing = false; // "bp": "e"
+    bool hasPid = false;
+    bool hasTid = false;
+};
+
+// Parse statistics, summed over chunks.
+struct ParseCounters {
+    uint64_t events = 0;
+    uint64_t notObjects = 0;
+    uint64_t missingPh = 0;
+    uint64_t missingTs = 0;
+    uint64_t byPhase[128] = {};
+
+    void add(const ParseCounters& o)
+    {
+        events += o.events;
+        notObjects += o.notObjects;
+        missingPh += o.missingPh;
+        missingTs += o.missingTs;
+        for (int i = 0; i < 128; ++i)
+            byPhase[i] += o.byPhase[i];
+    }
+};
+
+// The outcome of parsing one chunk of the traceEvents array.
+struct ChunkResult {
+    enum class Status {
+        Ok,          // every event in the chunk parsed
+        ArrayClosed, // the traceEvents array ended inside the chunk; text after it is top-level JSON
+        Error,       // parsing stopped at errorOffset
+    };
+
+    uint64_t index = 0;
+    Status status = Status::Ok;
+    std::vector<RawEvent> events;
+    std::unique_ptr<StringPool> strings;
+    ParseCounters counters;
+    // Offsets are relative to the chunk's text (the bytes between the artificial brackets).
+    size_t goodEnd = 0;      // end of the last fully parsed event
+    size_t arrayEnd = 0;     // ArrayClosed: offset just past the closing ']'
+    size_t errorOffset = 0;  // Error: where the parser gave up
+    std::string error;
+};
+
+} // namespace ks

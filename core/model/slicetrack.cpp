@@ -1,0 +1,201 @@
+#include "model/slicetrack.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ks {
+
+SliceTrack::SliceTrack() = default;
+
+SliceTrack::~SliceTrack()
+{
+    for (size_t i = 0; i < m_levels.size(); ++i)
+        delete m_levels[i];
+}
+
+SliceTrack::Level& SliceTrack::levelForWrite(size_t depth)
+{
+    while (m_levels.size() <= depth) {
+        m_levels.push_back(new Level);
+    }
+    if (m_levelCount.load(std::memory_order_relaxed) <= depth)
+        m_levelCount.store(depth + 1, std::memory_order_release);
+    return *m_levels[depth];
+}
+
+TimeNs SliceTrack::stackEnd(uint32_t row) const
+{
+    const TimeNs d = duration(row);
+    return d == kOpen ? std::numeric_limits<TimeNs>::max() : start(row) + d;
+}
+
+uint32_t SliceTrack::append(TimeNs start, TimeNs dur, StringId name, StringId cat, ArgsRef args)
+{
+    if (m_starts.size() >= UINT32_MAX - 1)
+        throw std::length_error("track has too many slices");
+    if (dur < 0 && dur != kOpen)
+        dur = 0;
+    const TimeNs end = dur == kOpen ? std::numeric_limits<TimeNs>::max() : start + dur;
+    // torch's tree rule: an enclosing slice must have started no later, and end no earlier.
+    while (!m_stack.empty()) {
+        const uint32_t top = m_stack.back();
+        const TimeNs topEnd = stackEnd(top);
+        if (start >= topEnd || end > topEnd)
+            m_stack.pop_back();
+        else
+            break;
+    }
+    const size_t depth = std::min<size_t>(m_stack.size(), UINT16_MAX);
+    const uint32_t row = uint32_t(m_starts.size());
+
+    m_durs.push_back(dur);
+    m_names.push_back(name);
+    m_cats.push_back(cat);
+    m_depths.push_back(uint16_t(depth));
+    m_args.push_back(args);
+
+    Level& level = levelForWrite(depth);
+    const TimeNs visibleEnd = dur == kOpen ? std::numeric_limits<TimeNs>::max() : end;
+    const TimeNs prevMax = level.maxEnd.empty() ? std::numeric_limits<TimeNs>::min() : level.maxEnd.back();
+    level.maxEnd.push_back(std::max(prevMax, visibleEnd));
+    level.rows.push_back(row);
+    // Starts are published last: size() counts them, so every other column is complete for readers.
+    m_starts.push_back(start);
+
+    m_stack.push_back(row);
+    const TimeNs last = dur == kOpen ? start : end;
+    if (last > m_lastTime.load(std::memory_order_relaxed))
+        m_lastTime.store(last, std::memory_order_relaxed);
+    return row;
+}
+
+uint32_t SliceTrack::begin(TimeNs start, StringId name, StringId cat, ArgsRef args)
+{
+    return append(start, kOpen, name, cat, args);
+}
+
+void SliceTrack::close(uint32_t row, TimeNs end)
+{
+    const TimeNs s = start(row);
+    const TimeNs dur = std::max<TimeNs>(0, end - s);
+    std::atomic_ref<TimeNs>(m_durs[row]).store(dur, std::memory_order_relaxed);
+    // An open row is the last row at its depth, so only its own running maximum needs fixing.
+    Level& level = *m_levels[depth(row)];
+    const size_t n = level.rows.size();
+    if (n > 0 && level.rows[n - 1] == row) {
+        const TimeNs prev = n > 1 ? level.maxEnd[n - 2] : std::numeric_limits<TimeNs>::min();
+        std::atomic_ref<TimeNs>(level.maxEnd[n - 1]).store(std::max(prev, s + dur), std::memory_order_relaxed);
+    }
+    advanceTime(s + dur);
+}
+
+void SliceTrack::advanceTime(TimeNs t)
+{
+    if (t > m_lastTime.load(std::memory_order_relaxed))
+        m_lastTime.store(t, std::memory_order_relaxed);
+}
+
+size_t SliceTrack::firstAtDepthEndingAfter(size_t depth, TimeNs t, bool inclusive) const
+{
+    if (depth >= levelCount())
+        return 0;
+    const Level& lv = level(depth);
+    const size_t n = lv.rows.size();
+    return lv.maxEnd.lowerBound(
+        t,
+        [inclusive](TimeNs maxEnd, TimeNs key) {
+            return inclusive ? std::atomic_ref<const TimeNs>(maxEnd).load(std::memory_order_relaxed) < key
+                             : std::atomic_ref<const TimeNs>(maxEnd).load(std::memory_order_relaxed) <= key;
+        },
+        0, n);
+}
+
+size_t SliceTrack::endAtDepthStartingBefore(size_t depth, TimeNs t, bool inclusive) const
+{
+    if (depth >= levelCount())
+        return 0;
+    const Level& lv = level(depth);
+    const size_t n = lv.rows.size();
+    return lv.rows.lowerBound(
+        t,
+        [this, inclusive](uint32_t row, TimeNs key) {
+            return inclusive ? start(row) <= key : start(row) < key;
+        },
+        0, n);
+}
+
+int64_t SliceTrack::rowAt(TimeNs t, int depthLimit) const
+{
+    int64_t best = -1;
+    const size_t levels = levelCount();
+    for (size_t d = 0; d < levels; ++d) {
+        if (depthLimit >= 0 && int(d) > depthLimit)
+            break;
+        const Level& lv = level(d);
+        size_t i = firstAtDepthEndingAfter(d, t, true);
+        bool found = false;
+        const size_t n = lv.rows.size();
+        for (; i < n; ++i) {
+            const uint32_t row = lv.rows[i];
+            if (start(row) > t)
+                break;
+            const TimeNs e = end(row);
+            if ((t >= start(row) && t < e) || (t == start(row) && e == t)) {
+                best = row;
+                found = true;
+                // Keep scanning: with overlapping rows the latest-starting one is the innermost.
+            }
+        }
+        if (!found)
+            break;
+    }
+    return best;
+}
+
+int64_t SliceTrack::innermostEnclosing(TimeNs t0, TimeNs t1) const
+{
+    int64_t best = -1;
+    const size_t levels = levelCount();
+    for (size_t d = 0; d < levels; ++d) {
+        const Level& lv = level(d);
+        size_t i = firstAtDepthEndingAfter(d, t1, true);
+        bool found = false;
+        const size_t n = lv.rows.size();
+        for (; i < n; ++i) {
+            const uint32_t row = lv.rows[i];
+            if (start(row) > t0)
+                break;
+            if (end(row) >= t1) {
+                best = row;
+                found = true;
+            }
+        }
+        if (!found)
+            break;
+    }
+    return best;
+}
+
+int64_t SliceTrack::parent(size_t row) const
+{
+    const uint16_t d = depth(row);
+    if (d == 0)
+        return -1;
+    // The enclosing row was the top of the nesting stack at depth d-1 when this row was appended,
+    // which is the last row at that depth appended before it.
+    const Level& lv = level(d - 1);
+    const size_t hi = lv.rows.lowerBound(
+        row, [](uint32_t r, size_t key) { return r < key; }, 0, lv.rows.size());
+    return hi == 0 ? -1 : int64_t(lv.rows[hi - 1]);
+}
+
+size_t SliceTrack::bytesUsed() const
+{
+    size_t n = m_starts.bytesUsed() + m_durs.bytesUsed() + m_names.bytesUsed() + m_cats.bytesUsed() +
+               m_depths.bytesUsed() + m_args.bytesUsed();
+    for (size_t d = 0; d < m_levels.size(); ++d)
+        n += m_levels[d]->rows.bytesUsed() + m_levels[d]->maxEnd.bytesUsed();
+    return n;
+}
+
+} // namespace ks
