@@ -1,30 +1,47 @@
-#include "io/tracereader.h"
+#include "cli/commands.h"
 
 #include <cstdio>
 #include <cstring>
+#include <string>
+
+int runGui(int argc, char** argv); // gui/ when built with Qt, nogui.cpp otherwise
+
+namespace {
+
+void printHelp()
+{
+    std::printf("Usage: kinetoscope [FILE|DIR]\n"
+                "       kinetoscope COMMAND [ARGS...]\n\n"
+                "Opens PyTorch profiler traces (.pt.trace.json, .json.gz, TensorBoard log directories).\n\n"
+                "Commands:\n");
+    for (const auto& c : ks::cli::commands())
+        std::printf("  %-16s %s\n", c.name, c.summary);
+    std::printf("\nOptions:\n"
+                "  -h, --help       show this help and exit\n"
+                "  -V, --version    show the version and exit\n\n"
+                "Run 'kinetoscope COMMAND --help' for a command's options.\n");
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
-    if (argc < 3) {
-        std::fprintf(stderr, "usage: kinetoscope info TRACE\n");
-        return 2;
+    if (argc >= 2) {
+        const std::string first = argv[1];
+        if (first == "--help" || first == "-h") {
+            printHelp();
+            return 0;
+        }
+        if (first == "--version" || first == "-V") {
+            std::printf("kinetoscope %s\n", KS_VERSION);
+            return 0;
+        }
+        for (const auto& c : ks::cli::commands()) {
+            if (first == c.name) {
+                ks::cli::Args args(argv + 2, argv + argc);
+                return c.run(args);
+            }
+        }
     }
-    auto r = ks::loadTraceFile(argv[2]);
-    if (!r.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", argv[2], r.error.c_str());
-        return 1;
-    }
-    for (auto& w : r.warnings)
-        std::fprintf(stderr, "warning: %s\n", w.c_str());
-    const ks::Trace& t = *r.trace;
-    std::printf("events %llu  slices %zu  tracks %zu  processes %zu  flows %zu  memory %zu  steps %zu  counters %zu\n",
-                (unsigned long long)r.stats.events, t.sliceCount(), t.trackCount(), t.processCount(), t.flows().size(),
-                t.memoryEvents().size(), t.steps().size(), t.counterCount());
-    std::printf("json %.1f MB in %.3f s (%.0f MB/s), finish %.3f s, model %.1f MB\n", r.stats.jsonBytes / 1e6,
-                r.stats.seconds, r.stats.jsonBytes / 1e6 / r.stats.seconds, r.stats.finishSeconds,
-                t.bytesUsed() / 1e6);
-    for (int c = 0; c < 128; ++c)
-        if (r.stats.byPhase[c])
-            std::printf("  ph %c: %llu\n", c, (unsigned long long)r.stats.byPhase[c]);
-    return 0;
+    return runGui(argc, argv);
 }

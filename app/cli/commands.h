@@ -1,0 +1,28 @@
+#pragma once
+
+// Headless subcommands of the kinetoscope executable. Each takes the arguments after its name
+// (args[0] is the first argument, not the command) and returns the process exit code:
+// 0 success, 1 failure (message on stderr), 2 usage error.
+
+#include <string>
+#include <vector>
+
+namespace ks::cli {
+
+using Args = std::vector<std::string>;
+
+struct Command {
+    const char* name;
+    const char* summary; // one line for --help
+    int (*run)(const Args& args);
+};
+
+// All subcommands, in the order --help lists them.
+const std::vector<Command>& commands();
+
+int runInfo(const Args& args);
+
+// Resolves the bundled sample trace (build tree or installed location); empty if missing.
+std::string sampleTracePath();
+
+} // namespace ks::cli

@@ -1,0 +1,1 @@
+# Per-test extras for core tests (extra libraries, data, dependencies).
