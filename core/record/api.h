@@ -1,0 +1,111 @@
+#pragma once
+
+// The recording hot path: range begin/end, marks, counters and allocations, written into the
+// calling thread's buffer without locks. When recording is off each call is one relaxed load and a
+// branch.
+
+#include "record/recorder.h"
+
+namespace ks::record {
+
+extern std::atomic<bool> g_recording;
+// initial-exec keeps the access a single fs-relative load even when this code is in a dlopen'ed
+// injection library.
+extern thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
+
+ThreadBuffer* registerThread();
+
+inline bool recording()
+{
+    return g_recording.load(std::memory_order_relaxed);
+}
+
+inline ThreadBuffer* currentBuffer()
+{
+    ThreadBuffer* b = t_buffer;
+    return b ? b : registerThread();
+}
+
+inline void write(RecordType type, uint32_t name, uint64_t a, int64_t b, uint8_t devType = 0,
+                  int16_t devIndex = 0)
+{
+    ThreadBuffer* buf = currentBuffer();
+    Record* r = buf->slot();
+    r->ticks = Clock::ticks();
+    r->type = type;
+    r->deviceType = devType;
+    r->deviceIndex = devIndex;
+    r->name = name;
+    r->a = a;
+    r->b = b;
+    buf->commit();
+}
+
+inline void rangeBegin(uint32_t name, uint64_t payload = 0, int64_t correlation = 0)
+{
+    if (recording()) write(RecordType::Begin, name, payload, correlation);
+}
+inline void rangeEnd()
+{
+    if (recording()) write(RecordType::End, 0, 0, 0);
+}
+inline void mark(uint32_t name, uint64_t payload = 0)
+{
+    if (recording()) write(RecordType::Mark, name, payload, 0);
+}
+inline void counter(uint32_t name, double value)
+{
+    if (recording()) {
+        uint64_t bits;
+        static_assert(sizeof bits == sizeof value);
+        __builtin_memcpy(&bits, &value, sizeof bits);
+        write(RecordType::Counter, name, bits, 0);
+    }
+}
+inline void recordAlloc(const void* ptr, int64_t bytes, uint8_t deviceType = 0, int16_t deviceIndex = -1)
+{
+    if (recording())
+        write(RecordType::Alloc, 0, uint64_t(reinterpret_cast<uintptr_t>(ptr)), bytes, deviceType,
+              deviceIndex);
+}
+inline void recordFree(const void* ptr, uint8_t deviceType = 0, int16_t deviceIndex = -1, int64_t bytes = 0)
+{
+    if (recording())
+        write(RecordType::Free, 0, uint64_t(reinterpret_cast<uintptr_t>(ptr)), bytes, deviceType,
+              deviceIndex);
+}
+
+inline uint32_t internName(std::string_view name)
+{
+    return Recorder::instance().intern(name);
+}
+
+// RAII range. Remembers whether it began while recording, so its end is written even if recording
+// stops in between and begin/end stay paired.
+class Range {
+public:
+    explicit Range(uint32_t name, uint64_t payload = 0) : m_on(recording())
+    {
+        if (m_on) write(RecordType::Begin, name, payload, 0);
+    }
+    explicit Range(std::string_view name) : Range(internName(name)) {}
+    ~Range()
+    {
+        if (m_on) write(RecordType::End, 0, 0, 0);
+    }
+    Range(const Range&) = delete;
+    Range& operator=(const Range&) = delete;
+
+private:
+    bool m_on;
+};
+
+} // namespace ks::record
+
+#define KS_RECORD_CONCAT2(a, b) a##b
+#define KS_RECORD_CONCAT(a, b) KS_RECORD_CONCAT2(a, b)
+// KS_RANGE("name"): a range for the rest of the enclosing scope; the name is interned once per
+// call site.
+#define KS_RANGE(literal)                                                                                    \
+    static const uint32_t KS_RECORD_CONCAT(ks_range_name_, __LINE__) = ::ks::record::internName(literal);    \
+    ::ks::record::Range KS_RECORD_CONCAT(ks_range_, __LINE__)(KS_RECORD_CONCAT(ks_range_name_, __LINE__))

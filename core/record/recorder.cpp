@@ -1,0 +1,151 @@
+#include "record/api.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace ks::record {
+
+std::atomic<bool> g_recording{false};
+thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+
+namespace {
+
+// Marks the thread's buffer as orphaned when the thread exits; the buffer stays until drained.
+struct ThreadExit {
+    ThreadBuffer* buffer = nullptr;
+    ~ThreadExit()
+    {
+        if (buffer) buffer->markExited();
+        t_buffer = nullptr;
+    }
+};
+thread_local ThreadExit t_exit;
+
+} // namespace
+
+ThreadBuffer* registerThread()
+{
+    return Recorder::instance().registerCurrentThread();
+}
+
+Recorder& Recorder::instance()
+{
+    // Never destroyed: threads may still record while static destructors run.
+    static Recorder* r = new Recorder();
+    return *r;
+}
+
+Recorder::Recorder() : m_pid(uint64_t(::getpid()))
+{
+    Clock::initialize();
+    m_names.emplace_back(); // id 0: no name
+    m_payloads.emplace_back();
+}
+
+uint32_t Recorder::intern(std::string_view name)
+{
+    std::lock_guard lock(m_namesMutex);
+    auto it = m_nameIds.find(std::string(name));
+    if (it != m_nameIds.end()) return it->second;
+    const uint32_t id = uint32_t(m_names.size());
+    m_names.emplace_back(name);
+    m_nameIds.emplace(std::string(name), id);
+    return id;
+}
+
+std::string Recorder::name(uint32_t id) const
+{
+    std::lock_guard lock(m_namesMutex);
+    return id < m_names.size() ? m_names[id] : std::string();
+}
+
+uint64_t Recorder::addPayload(std::string json)
+{
+    std::lock_guard lock(m_namesMutex);
+    m_payloads.push_back(std::move(json));
+    return m_payloads.size() - 1;
+}
+
+std::string Recorder::payload(uint64_t id) const
+{
+    std::lock_guard lock(m_namesMutex);
+    return id < m_payloads.size() ? m_payloads[id] : std::string();
+}
+
+void Recorder::setActive(bool on)
+{
+    if (on) ChunkPool::instance().reserve(4);
+    g_recording.store(on, std::memory_order_release);
+}
+
+bool Recorder::active() const
+{
+    return g_recording.load(std::memory_order_relaxed);
+}
+
+ThreadBuffer* Recorder::registerCurrentThread()
+{
+    if (t_buffer) return t_buffer;
+    const uint64_t tid = uint64_t(::syscall(SYS_gettid));
+    auto buffer = std::make_unique<ThreadBuffer>(tid, std::string());
+    ThreadBuffer* b = buffer.get();
+    {
+        std::lock_guard lock(m_threadsMutex);
+        m_threads.push_back(std::move(buffer));
+    }
+    t_buffer = b;
+    t_exit.buffer = b;
+    return b;
+}
+
+void Recorder::setCurrentThreadName(std::string name)
+{
+    ThreadBuffer* b = registerCurrentThread();
+    std::lock_guard lock(m_threadsMutex);
+    b->setName(std::move(name));
+}
+
+std::vector<ThreadRecords> Recorder::drainAll()
+{
+    std::lock_guard drainLock(m_drainMutex);
+    std::vector<ThreadBuffer*> threads;
+    {
+        std::lock_guard lock(m_threadsMutex);
+        threads.reserve(m_threads.size());
+        for (auto& t : m_threads)
+            threads.push_back(t.get());
+    }
+    std::vector<ThreadRecords> out;
+    for (ThreadBuffer* t : threads) {
+        ThreadRecords tr;
+        tr.tid = t->tid();
+        {
+            std::lock_guard lock(m_threadsMutex);
+            tr.name = t->name();
+        }
+        t->drain(tr.records);
+        if (!tr.records.empty()) out.push_back(std::move(tr));
+    }
+    // Buffers of exited threads go once everything they wrote has been read.
+    std::lock_guard lock(m_threadsMutex);
+    for (size_t i = 0; i < m_threads.size();) {
+        if (m_threads[i]->ownerExited() && m_threads[i]->drained())
+            m_threads.erase(m_threads.begin() + long(i));
+        else
+            ++i;
+    }
+    return out;
+}
+
+void Recorder::discardAll()
+{
+    (void)drainAll();
+}
+
+size_t Recorder::threadCount() const
+{
+    std::lock_guard lock(m_threadsMutex);
+    return m_threads.size();
+}
+
+} // namespace ks::record

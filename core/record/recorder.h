@@ -1,0 +1,69 @@
+#pragma once
+
+#include "record/clock.h"
+#include "record/threadbuffer.h"
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ks::record {
+
+// Records drained from one thread.
+struct ThreadRecords {
+    uint64_t tid = 0;
+    std::string name;
+    std::vector<Record> records;
+};
+
+// Process-wide recording state: the on/off switch read by every hot path, the per-thread buffers,
+// the name table and argument payloads. Hot paths live in record/api.h.
+class Recorder {
+public:
+    static Recorder& instance();
+
+    // Interns a range/mark/counter name; safe from any thread (takes a mutex: cache the id, as the
+    // KS_RANGE macro does).
+    uint32_t intern(std::string_view name);
+    std::string name(uint32_t id) const;
+    // Stores an args payload (a JSON object text, e.g. {"Input Dims": [[2, 3]]}); returns its id (> 0).
+    uint64_t addPayload(std::string json);
+    std::string payload(uint64_t id) const;
+
+    void setActive(bool on);
+    bool active() const;
+
+    // The calling thread's buffer, created on first use.
+    ThreadBuffer* registerCurrentThread();
+    void setCurrentThreadName(std::string name);
+
+    // Moves every record published so far out of all thread buffers. One drainer at a time.
+    std::vector<ThreadRecords> drainAll();
+    // Drops everything recorded so far (e.g. before a new profiling window).
+    void discardAll();
+
+    uint64_t pid() const { return m_pid; }
+    // Count of records written since the process started (all threads), for overhead reports.
+    size_t threadCount() const;
+
+private:
+    Recorder();
+
+    mutable std::mutex m_namesMutex;
+    std::unordered_map<std::string, uint32_t> m_nameIds;
+    std::deque<std::string> m_names;
+    std::deque<std::string> m_payloads;
+
+    mutable std::mutex m_threadsMutex;
+    std::vector<std::unique_ptr<ThreadBuffer>> m_threads;
+    std::mutex m_drainMutex;
+    uint64_t m_pid;
+};
+
+} // namespace ks::record

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+
+namespace ks::record {
+
+enum class RecordType : uint8_t {
+    Begin = 1, // a range starts: name, a = payload id (0 = none), b = correlation id (0 = none)
+    End,       // the innermost open range of this thread ends
+    Mark,      // instant: name, a = payload id
+    Counter,   // name, a = bit pattern of a double value
+    Alloc,     // a = address, b = bytes (> 0), deviceType/deviceIndex
+    Free,      // a = address, b = bytes when known (else 0), deviceType/deviceIndex
+    Complete,  // a finished range given afterwards (e.g. GPU work): name, a = end ticks, b = correlation
+};
+
+// One recorded event: 32 bytes, written by exactly one thread into its own buffer. Times are raw
+// Clock ticks; they become monotonic ns when the records leave the recorder.
+struct Record {
+    uint64_t ticks;
+    RecordType type;
+    uint8_t deviceType; // c10::DeviceType numbering: 0 CPU, 1 CUDA, 20 XPU ...
+    int16_t deviceIndex;
+    uint32_t name; // id in the recorder's name table
+    uint64_t a;
+    int64_t b;
+};
+static_assert(sizeof(Record) == 32);
+
+} // namespace ks::record

@@ -1,0 +1,295 @@
+#include "record/windowbuilder.h"
+
+#include "io/rawevent.h"
+#include "io/tracebuilder.h"
+#include "io/tracereader.h"
+#include "record/clock.h"
+#include "util/jsonwrite.h"
+
+#include <fstream>
+#include <map>
+#include <unordered_map>
+
+namespace ks::record {
+
+namespace {
+
+struct Open {
+    uint64_t startTicks;
+    uint32_t name;
+    uint64_t payload;
+    int64_t correlation;
+};
+
+class Converter {
+public:
+    Converter(Trace& trace, const Recorder& recorder, const WindowOptions& o, int64_t baseTimeNs)
+        : m_trace(trace), m_recorder(recorder), m_options(o), m_base(baseTimeNs),
+          m_shard(trace.args().shard(0))
+    {
+        m_chunk.strings = std::make_unique<StringPool>();
+        m_epoch = Clock::epochOffsetNs();
+        m_catUser = local("user_annotation");
+        m_catInstant = local("cpu_instant_event");
+        m_catMark = local("user_mark");
+        m_nameMemory = local("[memory]");
+    }
+
+    ChunkResult& chunk() { return m_chunk; }
+
+    void addThread(const ThreadRecords& tr, uint64_t pid)
+    {
+        std::vector<Open> stack;
+        for (const Record& r : tr.records) {
+            const uint64_t ns = r.ticks;
+            switch (r.type) {
+            case RecordType::Begin:
+                stack.push_back(Open{ns, r.name, r.a, r.b});
+                break;
+            case RecordType::End:
+                // An end without a begin belongs to a range opened before the window.
+                if (!stack.empty()) {
+                    const Open o = stack.back();
+                    stack.pop_back();
+                    if (o.startTicks >= m_options.startTicks) addSlice(pid, tr.tid, o, ns);
+                }
+                break;
+            case RecordType::Complete:
+                if (ns >= m_options.startTicks) addSlice(pid, tr.tid, Open{ns, r.name, 0, r.b}, r.a);
+                break;
+            case RecordType::Mark:
+                if (inWindow(ns)) addInstant(pid, tr.tid, ns, r.name, r.a);
+                break;
+            case RecordType::Counter:
+                if (inWindow(ns)) {
+                    double v;
+                    __builtin_memcpy(&v, &r.a, sizeof v);
+                    addCounter(pid, tr.tid, ns, r.name, v);
+                }
+                break;
+            case RecordType::Alloc:
+            case RecordType::Free:
+                addMemory(pid, tr.tid, ns, r);
+                break;
+            }
+        }
+        // Ranges still open when the window closed end with it.
+        while (!stack.empty()) {
+            const Open o = stack.back();
+            stack.pop_back();
+            if (o.startTicks >= m_options.startTicks && o.startTicks <= m_options.stopTicks)
+                addSlice(pid, tr.tid, o, m_options.stopTicks);
+        }
+        std::string threadName = "thread " + std::to_string(tr.tid);
+        if (!tr.name.empty()) threadName += " (" + tr.name + ")";
+        addMeta(pid, tr.tid, "thread_name", "name", threadName);
+    }
+
+    void addProcessMeta(uint64_t pid, const std::string& processName)
+    {
+        addMeta(pid, 0, "process_name", "name", processName, false);
+        addMeta(pid, 0, "process_labels", "labels", "CPU", false);
+    }
+
+private:
+    bool inWindow(uint64_t t) const { return t >= m_options.startTicks && t <= m_options.stopTicks; }
+    int64_t fileNs(uint64_t ticks) const { return Clock::toNs(ticks) + m_epoch - m_base; }
+
+    uint32_t local(std::string_view s) { return m_chunk.strings->intern(s).value; }
+    uint32_t localName(uint32_t recorderName)
+    {
+        auto it = m_nameCache.find(recorderName);
+        if (it != m_nameCache.end()) return it->second;
+        const uint32_t id = local(m_recorder.name(recorderName));
+        m_nameCache.emplace(recorderName, id);
+        return id;
+    }
+
+    RawEvent base(char ph, uint64_t pid, uint64_t tid, uint64_t ns)
+    {
+        RawEvent e;
+        e.ph = ph;
+        e.ts = fileNs(ns);
+        e.hasTs = true;
+        e.pidNum = int64_t(pid);
+        e.tidNum = int64_t(tid);
+        e.hasPid = e.hasTid = true;
+        return e;
+    }
+
+    // Payloads are JSON objects; their members become the event's args in order.
+    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId)
+    {
+        if (payload == 0 && correlation == 0) return {};
+        m_shard.begin();
+        if (correlation != 0) {
+            m_shard.addInt("External id", correlation);
+            if (externalId) *externalId = correlation;
+        }
+        if (payload != 0) {
+            const ArgsRef parsed =
+                m_payloadArgs.count(payload) ? m_payloadArgs[payload] : parsePayload(payload);
+            for (const Arg& a : m_trace.args().decode(parsed))
+                m_shard.add(a.key, a.value);
+        }
+        return m_shard.finish();
+    }
+
+    ArgsRef parsePayload(uint64_t payload)
+    {
+        // Small documents: parse through the regular reader path for one event so every JSON type
+        // is handled the same way as in files.
+        const std::string text = "[{\"ph\":\"i\",\"ts\":0,\"args\":" + m_recorder.payload(payload) + "}]";
+        const LoadResult r = loadTraceData(text);
+        ArgsRef out;
+        if (r.ok()) {
+            for (size_t t = 0; t < r.trace->trackCount(); ++t) {
+                const Track& tr = r.trace->track(TrackId(uint32_t(t)));
+                if (tr.instants.size()) {
+                    m_shard.begin();
+                    for (const Arg& a : r.trace->args().decode(tr.instants[0].args))
+                        m_shard.add(a.key, a.value);
+                    out = m_shard.finish();
+                }
+            }
+        }
+        m_payloadArgs[payload] = out;
+        return out;
+    }
+
+    void addSlice(uint64_t pid, uint64_t tid, const Open& o, uint64_t endTicks)
+    {
+        RawEvent e = base('X', pid, tid, o.startTicks);
+        e.dur = std::max<int64_t>(0, Clock::toNs(endTicks) - Clock::toNs(o.startTicks));
+        e.name = localName(o.name);
+        e.cat = m_catUser;
+        e.args = args(o.payload, o.correlation, &e.externalId);
+        push(e);
+    }
+
+    void addInstant(uint64_t pid, uint64_t tid, uint64_t ns, uint32_t name, uint64_t payload)
+    {
+        RawEvent e = base('i', pid, tid, ns);
+        e.scope = 't';
+        e.name = localName(name);
+        e.cat = m_catMark;
+        e.args = args(payload, 0, nullptr);
+        push(e);
+    }
+
+    void addCounter(uint64_t pid, uint64_t tid, uint64_t ns, uint32_t name, double v)
+    {
+        RawEvent e = base('C', pid, tid, ns);
+        e.name = localName(name);
+        m_shard.begin();
+        m_shard.addDouble(m_recorder.name(name), v);
+        e.args = m_shard.finish();
+        push(e);
+    }
+
+    void addMemory(uint64_t pid, uint64_t tid, uint64_t ns, const Record& r)
+    {
+        const auto device = std::make_pair(int(r.deviceType), int(r.deviceIndex));
+        int64_t& total = m_totals[device];
+        int64_t bytes = r.b;
+        if (r.type == RecordType::Alloc) {
+            m_live[{device, r.a}] = bytes;
+            total += bytes;
+        } else {
+            auto it = m_live.find({device, r.a});
+            if (it != m_live.end()) {
+                bytes = it->second;
+                m_live.erase(it);
+            }
+            total -= bytes;
+            bytes = -bytes;
+        }
+        if (!inWindow(ns)) return;
+        RawEvent e = base('i', pid, tid, ns);
+        e.scope = 't';
+        e.name = m_nameMemory;
+        e.cat = m_catInstant;
+        m_shard.begin();
+        m_shard.addInt("Total Allocated", total);
+        m_shard.addInt("Bytes", bytes);
+        m_shard.addUInt("Addr", r.a);
+        m_shard.addInt("Device Id", r.deviceIndex);
+        m_shard.addInt("Device Type", r.deviceType);
+        e.args = m_shard.finish();
+        push(e);
+    }
+
+    void addMeta(uint64_t pid, uint64_t tid, const char* what, const char* key, const std::string& value,
+                 bool hasTid = true)
+    {
+        RawEvent e = base('M', pid, tid, m_options.startTicks);
+        e.hasTid = hasTid;
+        e.name = local(what);
+        m_shard.begin();
+        m_shard.addString(key, value);
+        e.args = m_shard.finish();
+        push(e);
+    }
+
+    void push(const RawEvent& e)
+    {
+        m_chunk.events.push_back(e);
+        ++m_chunk.counters.events;
+        ++m_chunk.counters.byPhase[uint8_t(e.ph) & 127];
+    }
+
+    Trace& m_trace;
+    const Recorder& m_recorder;
+    const WindowOptions& m_options;
+    int64_t m_base;
+    int64_t m_epoch = 0;
+    ArgShard& m_shard;
+    ChunkResult m_chunk;
+    uint32_t m_catUser, m_catInstant, m_catMark, m_nameMemory;
+    std::unordered_map<uint32_t, uint32_t> m_nameCache;
+    std::unordered_map<uint64_t, ArgsRef> m_payloadArgs;
+    std::map<std::pair<int, int>, int64_t> m_totals;
+    std::map<std::pair<std::pair<int, int>, uint64_t>, int64_t> m_live;
+};
+
+std::string selfComm()
+{
+    std::ifstream f("/proc/self/comm");
+    std::string s;
+    std::getline(f, s);
+    return s.empty() ? "process" : s;
+}
+
+} // namespace
+
+std::unique_ptr<Trace> buildTrace(const std::vector<ThreadRecords>& threads, const Recorder& recorder,
+                                  const WindowOptions& options)
+{
+    auto trace = std::make_unique<Trace>();
+    // Kineto publishes a base a little before the data so relative timestamps stay small; whole
+    // seconds keep it readable.
+    Clock::recalibrate();
+    const int64_t epochStart = Clock::toNs(options.startTicks) + Clock::epochOffsetNs();
+    const int64_t base = epochStart - epochStart % 1000000000;
+    Converter conv(*trace, recorder, options, base);
+    const uint64_t pid = recorder.pid();
+    conv.addProcessMeta(pid, options.processName.empty() ? selfComm() : options.processName);
+    for (const ThreadRecords& tr : threads)
+        conv.addThread(tr, pid);
+
+    TraceBuilder builder(*trace);
+    builder.addTopLevel("schemaVersion", "1");
+    builder.addTopLevel("deviceProperties", options.deviceProperties);
+    for (const auto& [k, v] : options.metadata)
+        builder.addTopLevel(k, v);
+    builder.addTopLevel("displayTimeUnit", "\"ms\"");
+    builder.addTopLevel("baseTimeNanoseconds", std::to_string(base));
+    builder.addChunk(conv.chunk());
+    std::string name;
+    appendJsonString(name, options.traceName);
+    builder.addTopLevel("traceName", name);
+    builder.finish(1);
+    return trace;
+}
+
+} // namespace ks::record

@@ -1,0 +1,203 @@
+// The recording hot path (record/api.h), draining, and conversion of a window into a Trace.
+
+#include "record/api.h"
+#include "record/windowbuilder.h"
+
+#include <QTest>
+#include <thread>
+
+using namespace ks;
+using namespace ks::record;
+
+namespace {
+
+std::unique_ptr<Trace> capture(const std::function<void()>& work, WindowOptions opts = {})
+{
+    Recorder& rec = Recorder::instance();
+    rec.discardAll();
+    opts.startTicks = Clock::ticks();
+    rec.setActive(true);
+    work();
+    rec.setActive(false);
+    opts.stopTicks = Clock::ticks();
+    return buildTrace(rec.drainAll(), rec, opts);
+}
+
+const Track* trackOfThread(const Trace& t, uint64_t tid)
+{
+    for (size_t i = 0; i < t.trackCount(); ++i) {
+        const Track& tr = t.track(TrackId(uint32_t(i)));
+        if (!tr.tid.isString() && uint64_t(tr.tid.number) == tid) return &tr;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestRecorder : public QObject {
+    Q_OBJECT
+private slots:
+    void nestedRangesBecomeNestedSlices()
+    {
+        const uint32_t outer = internName("outer");
+        const uint32_t inner = internName("inner");
+        auto t = capture([&] {
+            Range a(outer);
+            for (int i = 0; i < 3; ++i) {
+                Range b(inner);
+            }
+        });
+        QCOMPARE(t->trackCount(), size_t(1));
+        const SliceTrack& s = t->track(TrackId(0)).slices;
+        QCOMPARE(s.size(), size_t(4));
+        QCOMPARE(t->str(s.name(0)), std::string_view("outer"));
+        QCOMPARE(s.depth(0), uint16_t(0));
+        for (size_t i = 1; i < 4; ++i) {
+            QCOMPARE(t->str(s.name(i)), std::string_view("inner"));
+            QCOMPARE(s.depth(i), uint16_t(1));
+            QVERIFY(s.start(i) >= s.start(0));
+            QVERIFY(s.end(i) <= s.end(0));
+        }
+        QCOMPARE(t->str(s.category(0)), std::string_view("user_annotation"));
+        QVERIFY(t->metadata().baseTimeNs.has_value());
+    }
+
+    // Eight threads record interleaved nested ranges; each thread's track holds exactly its own
+    // ranges, correctly nested and in order.
+    void rangesFromEightThreads()
+    {
+        constexpr int kThreads = 8;
+        constexpr int kIters = 2000;
+        std::vector<uint32_t> names;
+        for (int i = 0; i < kThreads; ++i)
+            names.push_back(internName("work" + std::to_string(i)));
+        const uint32_t leaf = internName("leaf");
+        std::vector<uint64_t> tids(kThreads);
+        auto t = capture([&] {
+            std::vector<std::thread> pool;
+            for (int w = 0; w < kThreads; ++w) {
+                pool.emplace_back([&, w] {
+                    tids[w] = Recorder::instance().registerCurrentThread()->tid();
+                    for (int i = 0; i < kIters; ++i) {
+                        Range r(names[w]);
+                        Range l(leaf);
+                    }
+                });
+            }
+            for (auto& th : pool)
+                th.join();
+        });
+        for (int w = 0; w < kThreads; ++w) {
+            const Track* tr = trackOfThread(*t, tids[w]);
+            QVERIFY(tr);
+            const SliceTrack& s = tr->slices;
+            QCOMPARE(s.size(), size_t(2 * kIters));
+            for (size_t i = 0; i < s.size(); i += 2) {
+                QCOMPARE(t->str(s.name(i)), std::string_view("work" + std::to_string(w)));
+                QCOMPARE(s.depth(i), uint16_t(0));
+                QCOMPARE(t->str(s.name(i + 1)), std::string_view("leaf"));
+                QCOMPARE(s.depth(i + 1), uint16_t(1));
+                QVERIFY(s.start(i + 1) >= s.start(i) && s.end(i + 1) <= s.end(i));
+                if (i > 0) QVERIFY(s.start(i) >= s.end(i - 2));
+            }
+        }
+    }
+
+    void recordsBeforeTheWindowAreDroppedAndOpenRangesEndAtStop()
+    {
+        Recorder& rec = Recorder::instance();
+        rec.setActive(true);
+        rangeBegin(internName("before"));
+        rec.discardAll();
+        WindowOptions o;
+        o.startTicks = Clock::ticks();
+        rangeEnd(); // ends "before": no begin in the window, so nothing is made of it
+        rangeBegin(internName("open"));
+        rec.setActive(false);
+        o.stopTicks = Clock::ticks();
+        auto t = buildTrace(rec.drainAll(), rec, o);
+        QCOMPARE(t->sliceCount(), size_t(1));
+        const SliceTrack& s = t->track(TrackId(0)).slices;
+        QCOMPARE(t->str(s.name(0)), std::string_view("open"));
+        QCOMPARE(s.end(0) - s.start(0) >= 0, true);
+    }
+
+    void disabledRecordsNothing()
+    {
+        Recorder& rec = Recorder::instance();
+        rec.setActive(false);
+        rec.discardAll();
+        for (int i = 0; i < 1000; ++i) {
+            Range r(internName("x"));
+            mark(internName("m"));
+            counter(internName("c"), 1.0);
+        }
+        size_t n = 0;
+        for (const auto& tr : rec.drainAll())
+            n += tr.records.size();
+        QCOMPARE(n, size_t(0));
+    }
+
+    void marksCountersAndMemory()
+    {
+        int a = 0, b = 0;
+        auto t = capture([&] {
+            KS_RANGE("step");
+            mark(internName("checkpoint"));
+            counter(internName("loss"), 2.5);
+            counter(internName("loss"), 1.25);
+            recordAlloc(&a, 1024, 1, 0);
+            recordAlloc(&b, 512, 1, 0);
+            recordFree(&a, 1, 0);
+        });
+        QCOMPARE(t->counterCount(), size_t(1));
+        const CounterTrack& c = t->counter(CounterTrackId(0));
+        QCOMPARE(t->str(c.name()), std::string_view("loss"));
+        QCOMPARE(c.size(), size_t(2));
+        QCOMPARE(c.value(0), 2.5);
+        QCOMPARE(c.value(1), 1.25);
+        QCOMPARE(t->memoryEvents().size(), size_t(3));
+        const MemoryEvent& m0 = t->memoryEvents()[0];
+        const MemoryEvent& m2 = t->memoryEvents()[2];
+        QCOMPARE(m0.bytes, int64_t(1024));
+        QCOMPARE(m0.totalAllocated, int64_t(1024));
+        QCOMPARE(m0.deviceType, int16_t(1));
+        QCOMPARE(m0.addr, uint64_t(reinterpret_cast<uintptr_t>(&a)));
+        QCOMPARE(m2.bytes, int64_t(-1024)); // the free learns its size from the allocation
+        QCOMPARE(m2.totalAllocated, int64_t(512));
+        size_t instants = 0;
+        for (size_t i = 0; i < t->trackCount(); ++i)
+            instants += t->track(TrackId(uint32_t(i))).instants.size();
+        QCOMPARE(instants, size_t(1));
+    }
+
+    void payloadsBecomeArgs()
+    {
+        const uint64_t p =
+            Recorder::instance().addPayload(R"({"Input Dims": [[2, 3], []], "Input type": ["float", ""]})");
+        auto t = capture([&] { Range r(internName("aten::mm"), p); });
+        const SliceTrack& s = t->track(TrackId(0)).slices;
+        const ArgValue dims = t->args().get(s.args(0), "Input Dims");
+        QCOMPARE(dims.type, ArgType::Json);
+        QCOMPARE(dims.text, std::string_view("[[2, 3], []]"));
+    }
+
+    void threadNamesReachTheTrace()
+    {
+        uint64_t tid = 0;
+        auto t = capture([&] {
+            std::thread th([&] {
+                Recorder::instance().setCurrentThreadName("loader");
+                tid = Recorder::instance().registerCurrentThread()->tid();
+                KS_RANGE("load");
+            });
+            th.join();
+        });
+        const Track* tr = trackOfThread(*t, tid);
+        QVERIFY(tr);
+        QCOMPARE(t->str(tr->name), std::string_view("thread " + std::to_string(tid) + " (loader)"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecorder)
+#include "tst_recorder.moc"
