@@ -14,4 +14,4 @@ $SUDO apt-get install -y --no-install-recommends \
     libze-dev libze1 \
     xvfb xauth \
     python3 python3-torch libtorch-dev \
-    appstream desktop-file-utils dpkg-dev fakeroot
+    appstream desktop-file-utils shared-mime-info dpkg-dev fakeroot file

@@ -1,6 +1,6 @@
 #include "cli/commands.h"
 
-#include <filesystem>
+#include "util/paths.h"
 
 namespace ks::cli {
 
@@ -14,15 +14,13 @@ const std::vector<Command>& commands()
 
 std::string sampleTracePath()
 {
-    namespace fs = std::filesystem;
-    const char* candidates[] = {
+    // Installed layout relative to the binary first (works for any prefix and for dpkg -x trees),
+    // then the configured install prefix, then the source tree of a build that is run in place.
+    return findExisting({
+        "../share/kinetoscope/samples/sample.pt.trace.json.gz",
         KS_INSTALL_DATADIR "/samples/sample.pt.trace.json.gz",
         KS_SOURCE_DIR "/resources/samples/sample.pt.trace.json.gz",
-    };
-    for (const char* c : candidates)
-        if (fs::exists(c))
-            return c;
-    return {};
+    });
 }
 
 } // namespace ks::cli

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Builds the .deb with CPack, unpacks it into a scratch root (dpkg -x, no root needed), checks its
+# files and declared dependencies, runs the installed binary headless on the bundled sample, and
+# validates the desktop entry, MIME file and AppStream metainfo.
+set -eu
+: "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cd "$KS_BINARY_DIR"
+cpack -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack failed"; }
+deb="$(ls "$work"/pkg/kinetoscope_*.deb)"
+[ -f "$deb" ] || fail "no .deb produced"
+
+root="$work/root"
+dpkg-deb -x "$deb" "$root"
+for f in usr/bin/kinetoscope \
+         usr/share/applications/io.github.kinetoscope.Kinetoscope.desktop \
+         usr/share/metainfo/io.github.kinetoscope.Kinetoscope.metainfo.xml \
+         usr/share/mime/packages/kinetoscope.xml \
+         usr/share/icons/hicolor/scalable/apps/kinetoscope.svg \
+         usr/share/icons/hicolor/48x48/apps/kinetoscope.png \
+         usr/share/icons/hicolor/256x256/apps/kinetoscope.png \
+         usr/share/man/man1/kinetoscope.1.gz \
+         usr/share/doc/kinetoscope/copyright \
+         usr/share/kinetoscope/samples/sample.pt.trace.json.gz; do
+    [ -e "$root/$f" ] || fail "package lacks /$f"
+done
+file "$root/usr/share/icons/hicolor/48x48/apps/kinetoscope.png" | grep -q "48 x 48" || fail "48px icon has the wrong size"
+
+depends="$(dpkg-deb -f "$deb" Depends)"
+echo "Depends: $depends"
+for d in libze1 libsimdjson zlib1g libstdc++6; do
+    echo "$depends" | grep -q "$d" || fail "Depends lacks $d"
+done
+if grep -q "KINETOSCOPE_GUI:BOOL=ON" CMakeCache.txt; then
+    echo "$depends" | grep -q "libqt6widgets6" || fail "Depends lacks the Qt 6 Widgets library"
+fi
+
+bin="$root/usr/bin/kinetoscope"
+"$bin" --version | grep -q "^kinetoscope [0-9]" || fail "--version"
+"$bin" --help | grep -q "Usage: kinetoscope" || fail "--help"
+gzip -dc "$root/usr/share/man/man1/kinetoscope.1.gz" | grep -q "^.SH NAME" || fail "man page"
+# The installed binary must find the installed sample (not the source tree) when run from the root.
+sample="$root/usr/share/kinetoscope/samples/sample.pt.trace.json.gz"
+"$bin" info "$sample" | grep -q "^events: 18221 " || fail "installed binary could not read the sample"
+
+desktop-file-validate "$root/usr/share/applications/io.github.kinetoscope.Kinetoscope.desktop" || fail "desktop entry"
+appstreamcli validate --no-net "$root/usr/share/metainfo/io.github.kinetoscope.Kinetoscope.metainfo.xml" || fail "metainfo"
+xmllint --noout "$root/usr/share/mime/packages/kinetoscope.xml" 2>/dev/null || python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$root/usr/share/mime/packages/kinetoscope.xml" || fail "MIME XML"
+echo "package OK: $deb"
