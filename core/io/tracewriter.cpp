@@ -13,6 +13,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kFlushBytes = 1 << 20;
+// Events between looks at the cancel flag and the clock.
+constexpr unsigned kCheckEvery = 1024;
 
 // Kineto's header keys, written first in this order; traceName goes last.
 constexpr std::string_view kLeadingKeys[] = {"schemaVersion", "deviceProperties"};
@@ -59,6 +61,7 @@ private:
     uint64_t m_total = 0;
     uint64_t m_droppedFlowEnds = 0;
     uint64_t m_invalidMetadata = 0;
+    unsigned m_sinceCheck = 0;
     bool m_stopped = false;
     bool m_cancelled = false;
     Clock::time_point m_lastProgress{};
@@ -66,7 +69,11 @@ private:
 
 uint64_t TraceWriter::countEvents() const
 {
-    uint64_t n = m_trace.memoryEvents().size() + 2 * m_trace.flows().size();
+    uint64_t n = m_trace.memoryEvents().size();
+    for (size_t i = 0; i < m_trace.flows().size(); ++i) {
+        const Flow& f = m_trace.flows()[i];
+        n += uint64_t(f.hasFrom && f.fromTrack.valid()) + uint64_t(f.hasTo && f.toTrack.valid());
+    }
     for (size_t i = 0; i < m_trace.trackCount(); ++i) {
         const Track& t = m_trace.track(TrackId(uint32_t(i)));
         n += t.slices.size() + t.instants.size();
@@ -94,8 +101,9 @@ bool TraceWriter::flush()
 
 bool TraceWriter::step()
 {
-    if (m_buffer.size() < kFlushBytes) return !m_stopped;
-    if (!flush()) return false;
+    if (m_buffer.size() >= kFlushBytes && !flush()) return false;
+    if (++m_sinceCheck < kCheckEvery) return !m_stopped;
+    m_sinceCheck = 0;
     if (cancelled()) {
         m_cancelled = m_stopped = true;
         return false;
@@ -107,7 +115,7 @@ bool TraceWriter::step()
             m_options.progress(m_events.eventCount(), m_total);
         }
     }
-    return true;
+    return !m_stopped;
 }
 
 void TraceWriter::member(std::string_view key, std::string_view json)
@@ -213,8 +221,11 @@ SaveResult TraceWriter::run()
     const auto t0 = Clock::now();
     SaveResult result;
     m_total = countEvents();
-    header();
-    const bool complete = events();
+    if (cancelled())
+        m_cancelled = m_stopped = true;
+    else
+        header();
+    const bool complete = !m_stopped && events();
     if (complete) {
         m_buffer += "\n  ]";
         if (const std::string* name = m_trace.metadata().find(kLastKey)) {
