@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <random>
@@ -115,12 +116,21 @@ bool AtomicFile::open()
 {
     if (m_fd >= 0 || m_failed) return !m_failed;
     if (m_path.empty()) return fail("cannot write: no file name given", 0);
+    // Writing "through" a symlink replaces the file it points to, not the link; a dangling link is
+    // replaced by the new file.
+    struct stat lst {};
+    if (::lstat(m_path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (char* real = ::realpath(m_path.c_str(), nullptr)) {
+            m_path = real;
+            std::free(real);
+        }
+    }
     const std::string dir = directoryOf(m_path);
     const std::string base = baseNameOf(m_path);
     if (base.empty()) return fail("cannot write " + m_path + ": the name is a directory", 0);
     struct stat st {};
-    if (::stat(m_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        return fail("cannot write " + m_path + ": it is a directory", 0);
+    const bool exists = ::stat(m_path.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return fail("cannot write " + m_path + ": it is a directory", 0);
     // O_EXCL with a fresh random name instead of mkstemp: the file gets 0666 minus the umask, the
     // mode an ordinary new file would have, without touching the process-wide umask.
     int err = 0;
@@ -136,6 +146,9 @@ bool AtomicFile::open()
         if (err != EEXIST) break;
     }
     if (m_fd < 0) return fail("cannot create a temporary file in " + dir + " to write " + m_path, err);
+    // Replacing a file keeps its permissions (a private 0600 trace stays private).
+    if (exists && S_ISREG(st.st_mode) && ::fchmod(m_fd, st.st_mode & 07777) != 0)
+        return fail("cannot set the permissions of " + m_tempPath, errno);
     if (compressed()) {
         m_gzip = std::make_unique<Gzip>();
         // windowBits 15 + 16 asks zlib for a gzip wrapper (header and CRC-32 trailer).

@@ -11,7 +11,8 @@ namespace ks {
 // bytes go to a temporary file in the target's directory, which is flushed to disk and renamed over
 // the target on commit(). Any failure (or destruction without commit) removes the temporary file
 // and leaves the target untouched. Optionally gzip-compresses on the way (one gzip member, like
-// Python's gzip module writes).
+// Python's gzip module writes). A replaced file keeps its permission bits; a symlink target is
+// written through (the file it points to is replaced, the link stays).
 //
 // Used by every exporter (traces, tables, memory timelines, recordings). Not thread-safe.
 class AtomicFile {
