@@ -62,10 +62,16 @@ private:
     {
         return k.isString() ? "s:" + std::string(t.str(k.string)) : "n:" + std::to_string(k.number);
     }
-    static std::string text(const Trace& t, StringId id)
+    static std::string quoted(std::string_view v)
     {
-        return id.valid() ? "\"" + std::string(t.str(id)) + "\"" : "<none>";
+        std::string s;
+        s.reserve(v.size() + 2);
+        s.push_back('"');
+        s.append(v);
+        s.push_back('"');
+        return s;
     }
+    static std::string text(const Trace& t, StringId id) { return id.valid() ? quoted(t.str(id)) : "<none>"; }
     static std::string processKey(const Trace& t, ProcessId p) { return key(t, t.process(p).pid); }
     static std::string trackKey(const Trace& t, TrackId id)
     {
@@ -80,7 +86,10 @@ private:
 
     static std::string argText(const Arg& a)
     {
-        std::string s = "\"" + std::string(a.key) + "\"=" + std::to_string(int(a.value.type)) + ":";
+        std::string s = quoted(a.key);
+        s += '=';
+        s += std::to_string(int(a.value.type));
+        s += ':';
         if (a.value.type == ArgType::Double) {
             uint64_t bits;
             std::memcpy(&bits, &a.value.d, 8);
