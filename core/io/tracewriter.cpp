@@ -229,8 +229,10 @@ SaveResult TraceWriter::run()
     if (complete) {
         m_buffer += "\n  ]";
         if (const std::string* name = m_trace.metadata().find(kLastKey)) {
+            const uint64_t before = m_events.invalidJson();
             m_buffer += ",\n  \"traceName\": ";
             m_events.verbatimJson(*name);
+            if (m_events.invalidJson() != before) ++m_invalidMetadata;
         }
         m_buffer += "\n}\n";
     }
