@@ -8,6 +8,7 @@ const std::vector<Command>& commands()
 {
     static const std::vector<Command> list = {
         {"info", "print what a trace holds: processes, tracks, event counts, metadata", runInfo},
+        {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
     };
     return list;
 }

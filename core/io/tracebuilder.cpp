@@ -222,6 +222,7 @@ struct TraceBuilder::Impl {
         MemoryEvent m;
         m.ts = e.ts;
         m.name = name;
+        m.category = global(e.cat);
         m.outOfMemory = trace.str(name) == "[OutOfMemory]";
         m.args = e.args;
         m.track = trackFor(pid, tid, TrackKind::CpuThread);

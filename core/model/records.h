@@ -21,6 +21,7 @@ struct MemoryEvent {
     TimeNs ts = 0;
     TrackId track;      // the CPU thread it was recorded on
     StringId name;
+    StringId category; // "cpu_instant_event", or invalid when the event had no "cat" (2021 traces)
     int16_t deviceType = 0; // c10::DeviceType: 0 CPU, 1 CUDA, ...
     int16_t deviceId = -1;
     bool hasAddr = false;

@@ -1,0 +1,255 @@
+#include "util/atomicfile.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+namespace ks {
+
+namespace {
+
+std::string directoryOf(const std::string& path)
+{
+    const size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    if (slash == 0) return "/";
+    return path.substr(0, slash);
+}
+
+std::string baseNameOf(const std::string& path)
+{
+    const size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string randomSuffix()
+{
+    static thread_local std::mt19937_64 rng(
+        uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^ uint64_t(getpid()) << 32);
+    static const char* alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+    std::string s(8, 'x');
+    for (char& c : s)
+        c = alphabet[rng() % 36];
+    return s;
+}
+
+} // namespace
+
+struct AtomicFile::Gzip {
+    z_stream z{};
+    bool initialized = false;
+    std::string out;
+
+    ~Gzip()
+    {
+        if (initialized) deflateEnd(&z);
+    }
+};
+
+AtomicFile::AtomicFile(std::string path) : AtomicFile(std::move(path), Options()) {}
+
+AtomicFile::AtomicFile(std::string path, const Options& options) : m_path(std::move(path)), m_options(options)
+{
+    if (m_options.bufferSize < 4096) m_options.bufferSize = 4096;
+    if (m_options.gzipLevel < 1 || m_options.gzipLevel > 9) m_options.gzipLevel = 6;
+}
+
+AtomicFile::~AtomicFile()
+{
+    discard();
+}
+
+bool AtomicFile::isOpen() const
+{
+    return m_fd >= 0;
+}
+
+bool AtomicFile::compressed() const
+{
+    switch (m_options.compression) {
+    case Compression::None:
+        return false;
+    case Compression::Gzip:
+        return true;
+    case Compression::BySuffix:
+        return endsWith(m_path, ".gz");
+    }
+    return false;
+}
+
+bool AtomicFile::fail(const std::string& what, int err)
+{
+    if (!m_failed) {
+        m_error = what;
+        if (err) m_error += std::string(": ") + std::strerror(err);
+    }
+    m_failed = true;
+    removeTemp();
+    return false;
+}
+
+void AtomicFile::removeTemp()
+{
+    if (m_fd >= 0) {
+        ::close(m_fd);
+        m_fd = -1;
+    }
+    if (!m_tempPath.empty()) {
+        ::unlink(m_tempPath.c_str());
+        m_tempPath.clear();
+    }
+}
+
+bool AtomicFile::open()
+{
+    if (m_fd >= 0 || m_failed) return !m_failed;
+    if (m_path.empty()) return fail("cannot write: no file name given", 0);
+    // Writing "through" a symlink replaces the file it points to, not the link; a dangling link is
+    // replaced by the new file.
+    struct stat lst {};
+    if (::lstat(m_path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (char* real = ::realpath(m_path.c_str(), nullptr)) {
+            m_path = real;
+            std::free(real);
+        }
+    }
+    const std::string dir = directoryOf(m_path);
+    const std::string base = baseNameOf(m_path);
+    if (base.empty()) return fail("cannot write " + m_path + ": the name is a directory", 0);
+    struct stat st {};
+    const bool exists = ::stat(m_path.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return fail("cannot write " + m_path + ": it is a directory", 0);
+    // O_EXCL with a fresh random name instead of mkstemp: the file gets 0666 minus the umask, the
+    // mode an ordinary new file would have, without touching the process-wide umask.
+    int err = 0;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string temp = dir + "/." + base + "." + randomSuffix() + ".tmp";
+        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            m_fd = fd;
+            m_tempPath = std::move(temp);
+            break;
+        }
+        err = errno;
+        if (err != EEXIST) break;
+    }
+    if (m_fd < 0) return fail("cannot create a temporary file in " + dir + " to write " + m_path, err);
+    // Replacing a file keeps its permissions (a private 0600 trace stays private).
+    if (exists && S_ISREG(st.st_mode) && ::fchmod(m_fd, st.st_mode & 07777) != 0)
+        return fail("cannot set the permissions of " + m_tempPath, errno);
+    if (compressed()) {
+        m_gzip = std::make_unique<Gzip>();
+        // windowBits 15 + 16 asks zlib for a gzip wrapper (header and CRC-32 trailer).
+        if (deflateInit2(&m_gzip->z, m_options.gzipLevel, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+            return fail("cannot start gzip compression for " + m_path, 0);
+        m_gzip->initialized = true;
+        m_gzip->out.resize(m_options.bufferSize);
+    }
+    m_buffer.reserve(m_options.bufferSize);
+    return true;
+}
+
+bool AtomicFile::writeRaw(const char* data, size_t n)
+{
+    while (n > 0) {
+        const ssize_t w = ::write(m_fd, data, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return fail("cannot write " + m_path, errno);
+        }
+        data += w;
+        n -= size_t(w);
+        m_bytesOut += uint64_t(w);
+    }
+    return true;
+}
+
+bool AtomicFile::deflateBuffer(bool finish)
+{
+    z_stream& z = m_gzip->z;
+    z.next_in = reinterpret_cast<Bytef*>(m_buffer.data());
+    // The buffer never exceeds bufferSize, far below uInt's range.
+    z.avail_in = uInt(m_buffer.size());
+    const int flush = finish ? Z_FINISH : Z_NO_FLUSH;
+    while (true) {
+        z.next_out = reinterpret_cast<Bytef*>(m_gzip->out.data());
+        z.avail_out = uInt(m_gzip->out.size());
+        const int rc = deflate(&z, flush);
+        if (rc == Z_STREAM_ERROR) return fail("gzip compression failed for " + m_path, 0);
+        const size_t produced = m_gzip->out.size() - z.avail_out;
+        if (produced && !writeRaw(m_gzip->out.data(), produced)) return false;
+        if (finish ? rc == Z_STREAM_END : (z.avail_in == 0 && z.avail_out != 0)) break;
+    }
+    m_buffer.clear();
+    return true;
+}
+
+bool AtomicFile::flushBuffer()
+{
+    if (m_gzip) return deflateBuffer(false);
+    if (!m_buffer.empty() && !writeRaw(m_buffer.data(), m_buffer.size())) return false;
+    m_buffer.clear();
+    return true;
+}
+
+bool AtomicFile::write(std::string_view data)
+{
+    if (m_failed) return false;
+    if (m_fd < 0) return fail("cannot write " + m_path + ": the file is not open", 0);
+    m_bytesIn += data.size();
+    while (!data.empty()) {
+        const size_t room = m_options.bufferSize - m_buffer.size();
+        const size_t take = std::min(room, data.size());
+        m_buffer.append(data.data(), take);
+        data.remove_prefix(take);
+        if (m_buffer.size() >= m_options.bufferSize && !flushBuffer()) return false;
+    }
+    return true;
+}
+
+bool AtomicFile::commit()
+{
+    if (m_failed) return false;
+    if (m_fd < 0) return fail("cannot write " + m_path + ": the file is not open", 0);
+    if (m_gzip) {
+        if (!deflateBuffer(true)) return false;
+    } else if (!flushBuffer()) {
+        return false;
+    }
+    if (::fsync(m_fd) != 0) return fail("cannot flush " + m_path + " to disk", errno);
+    const int fd = m_fd;
+    m_fd = -1;
+    if (::close(fd) != 0) return fail("cannot write " + m_path, errno);
+    if (::rename(m_tempPath.c_str(), m_path.c_str()) != 0) return fail("cannot replace " + m_path, errno);
+    m_tempPath.clear();
+    // The rename itself is durable only once the directory entry is on disk. Some file systems
+    // refuse fsync on directories; the data is safe either way, so this is best effort.
+    const int dfd = ::open(directoryOf(m_path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+    m_gzip.reset();
+    return true;
+}
+
+void AtomicFile::discard()
+{
+    removeTemp();
+    m_gzip.reset();
+    m_buffer.clear();
+}
+
+} // namespace ks

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ks {
+
+// Writes a file so that readers only ever see the old content or the complete new content: the
+// bytes go to a temporary file in the target's directory, which is flushed to disk and renamed over
+// the target on commit(). Any failure (or destruction without commit) removes the temporary file
+// and leaves the target untouched. Optionally gzip-compresses on the way (one gzip member, like
+// Python's gzip module writes). A replaced file keeps its permission bits; a symlink target is
+// written through (the file it points to is replaced, the link stays).
+//
+// Used by every exporter (traces, tables, memory timelines, recordings). Not thread-safe.
+class AtomicFile {
+public:
+    enum class Compression {
+        None,
+        Gzip,
+        BySuffix, // gzip when the target's name ends in ".gz"
+    };
+
+    struct Options {
+        Compression compression = Compression::BySuffix;
+        // zlib level 1-9. Python's gzip defaults to 9; 6 is zlib's default and several times faster
+        // on multi-GB traces for a few percent more output.
+        int gzipLevel = 6;
+        // Bytes buffered before each write to the file (and before each deflate call).
+        size_t bufferSize = 1 << 20;
+    };
+
+    explicit AtomicFile(std::string path);
+    AtomicFile(std::string path, const Options& options);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    // Creates the temporary file. False (see error()) when it cannot be created.
+    bool open();
+    bool isOpen() const;
+    // Appends bytes. After the first failure every call returns false and commit() fails.
+    bool write(std::string_view data);
+    // Finishes the gzip stream, flushes to disk, renames over the target and syncs the directory.
+    bool commit();
+    // Drops everything written so far; the target stays as it was. Safe to call at any time.
+    void discard();
+
+    const std::string& path() const { return m_path; }
+    bool compressed() const;
+    // The temporary file's path while open (for tests and diagnostics).
+    const std::string& tempPath() const { return m_tempPath; }
+    // One line: what failed, on which file, and the system's reason.
+    const std::string& error() const { return m_error; }
+    // Bytes handed to write() and bytes that reached the file (equal unless compressed).
+    uint64_t bytesIn() const { return m_bytesIn; }
+    uint64_t bytesOut() const { return m_bytesOut; }
+
+private:
+    struct Gzip;
+
+    bool fail(const std::string& what, int err);
+    bool writeRaw(const char* data, size_t n);
+    bool flushBuffer();
+    bool deflateBuffer(bool finish);
+    void removeTemp();
+
+    std::string m_path;
+    Options m_options;
+    std::string m_tempPath;
+    std::string m_error;
+    std::string m_buffer;
+    std::unique_ptr<Gzip> m_gzip;
+    int m_fd = -1;
+    bool m_failed = false;
+    uint64_t m_bytesIn = 0;
+    uint64_t m_bytesOut = 0;
+};
+
+} // namespace ks

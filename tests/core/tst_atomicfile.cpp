@@ -1,0 +1,325 @@
+#include "io/bytesource.h"
+#include "util/atomicfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+#include <fcntl.h>
+#include <random>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ks;
+
+namespace {
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+
+QStringList entriesOf(const QString& dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+}
+
+// Text that compresses like a trace but not trivially: repeated structure, varying numbers.
+std::string sampleText(size_t bytes)
+{
+    std::mt19937 rng(7);
+    std::string s;
+    while (s.size() < bytes)
+        s += "{\"ph\": \"X\", \"name\": \"aten::mm\", \"ts\": " + std::to_string(rng()) + ".123},\n";
+    s.resize(bytes);
+    return s;
+}
+
+// Reads a file back through the trace reader's byte source, which undoes gzip.
+std::string readDecoded(const QString& path, bool& compressed)
+{
+    std::string err;
+    auto src = openByteSource(path.toStdString(), err);
+    if (!src) return "<" + err + ">";
+    std::string out;
+    char buf[65536];
+    while (size_t n = src->read(buf, sizeof buf))
+        out.append(buf, n);
+    compressed = src->compressed();
+    return out;
+}
+
+// Lowers the file size limit for this process so that writes fail with EFBIG, the same path as a
+// full disk; works for root too, unlike permission bits.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        getrlimit(RLIMIT_FSIZE, &m_old);
+        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit lim = m_old;
+        lim.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &lim);
+    }
+    ~FileSizeLimit()
+    {
+        setrlimit(RLIMIT_FSIZE, &m_old);
+        std::signal(SIGXFSZ, m_oldHandler);
+    }
+
+private:
+    rlimit m_old{};
+    void (*m_oldHandler)(int) = nullptr;
+};
+
+} // namespace
+
+class TestAtomicFile : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_tmp;
+    int m_case = 0;
+
+    // A fresh empty directory per test.
+    QString freshDir()
+    {
+        const QString d = m_tmp.filePath(QString::number(++m_case));
+        QDir().mkpath(d);
+        return d;
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+    void targetChangesOnlyAtCommit()
+    {
+        const QString dir = freshDir();
+        const QString target = dir + "/out.json";
+        writeFile(target, "old");
+        AtomicFile f(target.toStdString());
+        QVERIFY2(f.open(), f.error().c_str());
+        QVERIFY(!f.compressed());
+        const std::string text = sampleText(3 << 20); // several buffer flushes
+        QVERIFY(f.write(text));
+        // Written so far: all in the temporary file, beside the untouched target.
+        QCOMPARE(readAll(target), QByteArray("old"));
+        QCOMPARE(entriesOf(dir).size(), 2);
+        QVERIFY(QFile::exists(QString::fromStdString(f.tempPath())));
+        QVERIFY2(f.commit(), f.error().c_str());
+        QCOMPARE(readAll(target), QByteArray::fromStdString(text));
+        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(f.bytesIn(), uint64_t(text.size()));
+        QCOMPARE(f.bytesOut(), uint64_t(text.size()));
+    }
+
+    void newFileGetsOrdinaryPermissions()
+    {
+        const QString dir = freshDir();
+        const QString target = dir + "/new.json";
+        const mode_t mask = ::umask(022);
+        AtomicFile f(target.toStdString());
+        QVERIFY(f.open() && f.write("{}") && f.commit());
+        ::umask(mask);
+        struct stat st {};
+        QCOMPARE(::stat(QFile::encodeName(target).constData(), &st), 0);
+        QCOMPARE(int(st.st_mode & 0777), 0644);
+    }
+
+    void replacedFileKeepsPermissions()
+    {
+        const QString dir = freshDir();
+        const QString target = dir + "/private.json";
+        writeFile(target, "old");
+        QCOMPARE(::chmod(QFile::encodeName(target).constData(), 0600), 0);
+        AtomicFile f(target.toStdString());
+        QVERIFY(f.open() && f.write("new") && f.commit());
+        struct stat st {};
+        QCOMPARE(::stat(QFile::encodeName(target).constData(), &st), 0);
+        QCOMPARE(int(st.st_mode & 0777), 0600);
+        QCOMPARE(readAll(target), QByteArray("new"));
+    }
+
+    void symlinkIsWrittenThrough()
+    {
+        const QString dir = freshDir();
+        QVERIFY(QDir().mkpath(dir + "/real"));
+        writeFile(dir + "/real/trace.json", "old");
+        QVERIFY(QFile::link(dir + "/real/trace.json", dir + "/link.json"));
+        AtomicFile f((dir + "/link.json").toStdString());
+        QVERIFY(f.open() && f.write("new") && f.commit());
+        QVERIFY(QFileInfo(dir + "/link.json").isSymLink());
+        QCOMPARE(readAll(dir + "/real/trace.json"), QByteArray("new"));
+        QCOMPARE(entriesOf(dir + "/real"), QStringList{"trace.json"});
+    }
+
+    void destroyingWithoutCommitDiscards()
+    {
+        const QString dir = freshDir();
+        const QString target = dir + "/out.json";
+        writeFile(target, "old");
+        {
+            AtomicFile f(target.toStdString());
+            QVERIFY(f.open());
+            QVERIFY(f.write(sampleText(100000)));
+        }
+        QCOMPARE(readAll(target), QByteArray("old"));
+        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        {
+            AtomicFile f(target.toStdString());
+            QVERIFY(f.open());
+            QVERIFY(f.write("new"));
+            f.discard();
+            QVERIFY(!f.commit());
+        }
+        QCOMPARE(readAll(target), QByteArray("old"));
+        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+    }
+
+    void gzipBySuffix()
+    {
+        const QString dir = freshDir();
+        const QString target = dir + "/out.json.gz";
+        const std::string text = sampleText(5 << 20);
+        AtomicFile f(target.toStdString());
+        QVERIFY(f.open());
+        QVERIFY(f.compressed());
+        QVERIFY(f.write(text));
+        QVERIFY2(f.commit(), f.error().c_str());
+        const QByteArray raw = readAll(target);
+        QCOMPARE(uint64_t(raw.size()), f.bytesOut());
+        QVERIFY(raw.size() < qsizetype(text.size()) / 2);
+        bool compressed = false;
+        QCOMPARE(readDecoded(target, compressed), text);
+        QVERIFY(compressed);
+        // One member: the header's flags and method are those of a plain deflate member, and the
+        // trailer's ISIZE is the whole text's length (mod 2^32).
+        QCOMPARE(uint8_t(raw[2]), uint8_t(8));
+        const auto* tail = reinterpret_cast<const uint8_t*>(raw.constData() + raw.size() - 4);
+        const uint32_t isize =
+            uint32_t(tail[0]) | uint32_t(tail[1]) << 8 | uint32_t(tail[2]) << 16 | uint32_t(tail[3]) << 24;
+        QCOMPARE(isize, uint32_t(text.size()));
+    }
+
+    void explicitCompressionOverridesSuffix()
+    {
+        const QString dir = freshDir();
+        AtomicFile::Options o;
+        o.compression = AtomicFile::Compression::None;
+        AtomicFile plain((dir + "/a.gz").toStdString(), o);
+        QVERIFY(plain.open() && plain.write("{}") && plain.commit());
+        QCOMPARE(readAll(dir + "/a.gz"), QByteArray("{}"));
+        o.compression = AtomicFile::Compression::Gzip;
+        AtomicFile gz((dir + "/b.json").toStdString(), o);
+        QVERIFY(gz.open() && gz.write("{}") && gz.commit());
+        bool compressed = false;
+        QCOMPARE(readDecoded(dir + "/b.json", compressed), std::string("{}"));
+        QVERIFY(compressed);
+    }
+
+    void missingDirectoryFails()
+    {
+        const QString target = m_tmp.filePath("does/not/exist.json");
+        AtomicFile f(target.toStdString());
+        QVERIFY(!f.open());
+        QVERIFY2(f.error().find("No such file or directory") != std::string::npos, f.error().c_str());
+        QVERIFY(!f.write("x"));
+        QVERIFY(!f.commit());
+    }
+
+    void targetThatIsADirectoryFails()
+    {
+        const QString dir = freshDir();
+        QVERIFY(QDir().mkpath(dir + "/sub"));
+        AtomicFile f((dir + "/sub").toStdString());
+        QVERIFY(!f.open());
+        QVERIFY(!f.error().empty());
+        QCOMPARE(entriesOf(dir), QStringList{"sub"});
+    }
+
+    void writeFailureKeepsTargetAndRemovesTemp_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("plain") << "out.json";
+        QTest::newRow("gzip") << "out.json.gz";
+    }
+
+    void writeFailureKeepsTargetAndRemovesTemp()
+    {
+        QFETCH(QString, name);
+        const QString dir = freshDir();
+        const QString target = dir + "/" + name;
+        writeFile(target, "old");
+        AtomicFile::Options o;
+        o.gzipLevel = 1;
+        AtomicFile f(target.toStdString(), o);
+        QVERIFY(f.open());
+        bool ok = true;
+        {
+            const FileSizeLimit limit(256 << 10);
+            // Random bytes do not compress, so the gzip stream outgrows the limit as well.
+            std::mt19937_64 rng(1);
+            std::string chunk(1 << 20, '\0');
+            for (char& c : chunk)
+                c = char(rng());
+            for (int i = 0; i < 4 && ok; ++i)
+                ok = f.write(chunk);
+            ok = ok && f.commit();
+        }
+        QVERIFY(!ok);
+        QVERIFY2(f.error().find("File too large") != std::string::npos, f.error().c_str());
+        QCOMPARE(readAll(target), QByteArray("old"));
+        QCOMPARE(entriesOf(dir), QStringList{name});
+    }
+
+    void renameFailureRemovesTemp()
+    {
+        const QString dir = freshDir();
+        const QString target = dir + "/out.json";
+        AtomicFile f(target.toStdString());
+        QVERIFY(f.open());
+        QVERIFY(f.write("data"));
+        // The target turns into a non-empty directory before commit: rename() must fail.
+        QVERIFY(QDir().mkpath(target + "/keep"));
+        QVERIFY(!f.commit());
+        QVERIFY2(f.error().find("cannot replace") != std::string::npos, f.error().c_str());
+        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(entriesOf(target), QStringList{"keep"});
+    }
+
+    void readOnlyDirectoryFails()
+    {
+        const QString dir = freshDir();
+        writeFile(dir + "/out.json", "old");
+        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0555) == 0);
+        const QByteArray probe = QFile::encodeName(dir + "/probe");
+        const int fd = ::open(probe.constData(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            ::close(fd);
+            ::unlink(probe.constData());
+            ::chmod(QFile::encodeName(dir).constData(), 0755);
+            QSKIP("directory permissions do not apply to this user (root); the size-limit and rename cases "
+                  "cover failures that do");
+        }
+        AtomicFile f((dir + "/out.json").toStdString());
+        const bool opened = f.open();
+        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        QVERIFY(!opened);
+        QVERIFY2(f.error().find("Permission denied") != std::string::npos, f.error().c_str());
+        QCOMPARE(readAll(dir + "/out.json"), QByteArray("old"));
+        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAtomicFile)
+#include "tst_atomicfile.moc"
