@@ -85,6 +85,105 @@ public:
         addMeta(pid, tr.tid, "thread_name", "name", threadName);
     }
 
+    void addDevice(uint64_t pid, const DeviceActivity& a)
+    {
+        using K = DeviceActivity::Kind;
+        const bool onDevice =
+            a.kind == K::Kernel || a.kind == K::Memcpy || a.kind == K::Memset || a.kind == K::Sync;
+        const uint64_t p = onDevice ? uint64_t(a.device) : (a.kind == K::Overhead ? uint64_t(-1) : pid);
+        const uint64_t t = onDevice ? uint64_t(a.stream) : (a.kind == K::Overhead ? 0 : a.hostTid);
+        const char* cat = "kernel";
+        switch (a.kind) {
+        case K::Kernel:
+            cat = "kernel";
+            break;
+        case K::Memcpy:
+            cat = "gpu_memcpy";
+            break;
+        case K::Memset:
+            cat = "gpu_memset";
+            break;
+        case K::Sync:
+            cat = "cuda_sync";
+            break;
+        case K::Runtime:
+            cat = "cuda_runtime";
+            break;
+        case K::Driver:
+            cat = "cuda_driver";
+            break;
+        case K::Overhead:
+            cat = "overhead";
+            break;
+        case K::Range:
+            cat = "user_annotation";
+            break;
+        case K::Mark:
+            cat = "user_mark";
+            break;
+        }
+        const int64_t startFile = a.startNs + m_epoch - m_base;
+        RawEvent e;
+        e.ph = a.kind == K::Mark ? 'i' : 'X';
+        e.scope = 't';
+        e.ts = startFile;
+        e.hasTs = true;
+        e.dur = a.kind == K::Mark ? -1 : std::max<int64_t>(0, a.endNs - a.startNs);
+        e.pidNum = int64_t(p);
+        e.tidNum = int64_t(t);
+        e.hasPid = e.hasTid = true;
+        e.name = local(a.name);
+        e.cat = local(a.category.empty() ? std::string_view(cat) : std::string_view(a.category));
+        m_shard.begin();
+        if (onDevice) {
+            m_shard.addInt("device", a.device);
+            m_shard.addInt("stream", a.stream);
+        }
+        if (a.correlation != 0) {
+            m_shard.addInt("correlation", a.correlation);
+            e.correlation = a.correlation;
+        }
+        if (a.externalId != 0) {
+            m_shard.addInt("External id", a.externalId);
+            e.externalId = a.externalId;
+        }
+        for (const DeviceArg& d : a.args) {
+            switch (d.type) {
+            case DeviceArg::Type::Int:
+                m_shard.addInt(d.key, d.i);
+                break;
+            case DeviceArg::Type::Double:
+                m_shard.addDouble(d.key, d.d);
+                break;
+            case DeviceArg::Type::String:
+                m_shard.addString(d.key, d.text);
+                break;
+            case DeviceArg::Type::Json:
+                m_shard.addJson(d.key, d.text);
+                break;
+            }
+        }
+        e.args = m_shard.finish();
+        push(e);
+        // Launch -> GPU work arrows, as Kineto writes them: 's' on the launching call, 'f' with
+        // "bp": "e" on the kernel, both with the correlation id.
+        if (a.correlation != 0 && ((onDevice && a.kind != K::Sync) || a.flowStart)) {
+            RawEvent f;
+            f.ph = onDevice ? 'f' : 's';
+            f.bindEnclosing = onDevice;
+            f.ts = startFile;
+            f.hasTs = true;
+            f.pidNum = e.pidNum;
+            f.tidNum = e.tidNum;
+            f.hasPid = f.hasTid = true;
+            f.flowId = uint64_t(a.correlation);
+            f.hasId = true;
+            f.cat = local("ac2g");
+            f.name = local("ac2g");
+            push(f);
+        }
+    }
+
     void addProcessMeta(uint64_t pid, const std::string& processName)
     {
         addMeta(pid, 0, "process_name", "name", processName, false);
@@ -276,6 +375,8 @@ std::unique_ptr<Trace> buildTrace(const std::vector<ThreadRecords>& threads, con
     conv.addProcessMeta(pid, options.processName.empty() ? selfComm() : options.processName);
     for (const ThreadRecords& tr : threads)
         conv.addThread(tr, pid);
+    for (const DeviceActivity& a : options.device)
+        conv.addDevice(pid, a);
 
     TraceBuilder builder(*trace);
     builder.addTopLevel("schemaVersion", "1");

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/trace.h"
+#include "record/deviceactivity.h"
 #include "record/recorder.h"
 
 #include <memory>
@@ -21,6 +22,8 @@ struct WindowOptions {
     std::string deviceProperties = "[]";
     std::string traceName;
     std::string processName; // defaults to /proc/self/comm
+    // GPU work, launches and NVTX/ITT ranges reported by collectors for this window.
+    std::vector<DeviceActivity> device;
 };
 
 // Turns drained records into a Trace, through the same builder the file reader uses, so recorded

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "record/deviceactivity.h"
+
+#include <string>
+#include <vector>
+
+namespace ks::record {
+
+enum class Activity { CPU, CUDA, XPU };
+const char* activityName(Activity a);
+
+// A source of device activity plugged into a Profiler (the CUPTI and Level Zero collectors).
+// Collectors never throw and never take recording down: when they cannot work they say why.
+class ActivityCollector {
+public:
+    virtual ~ActivityCollector() = default;
+    virtual Activity activity() const = 0;
+    virtual const char* name() const = 0;
+    // Called at prepare_trace; false when unavailable, with the reason in status.
+    virtual bool prepare(std::string& status) = 0;
+    virtual void start() = 0;
+    virtual void stop() = 0;
+    // Moves the activities of the window just stopped into out.
+    virtual void collect(std::vector<DeviceActivity>& out) = 0;
+    // Device properties for the trace's "deviceProperties" array (JSON objects), if known.
+    virtual std::vector<std::string> deviceProperties() { return {}; }
+};
+
+} // namespace ks::record

@@ -1,0 +1,106 @@
+#pragma once
+
+#include "io/tracewriter.h"
+#include "model/trace.h"
+#include "record/collector.h"
+#include "record/schedule.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ks::record {
+
+class Profiler;
+
+// Options of torch.profiler.profile.
+struct ProfilerOptions {
+    std::vector<Activity> activities{Activity::CPU};
+    std::optional<Schedule> schedule; // none: record from start() to stop(), no step markers
+    ScheduleFn scheduleFn;            // a custom schedule; wins over `schedule`
+    std::function<void(Profiler&)> onTraceReady;
+    bool recordShapes = false;
+    bool profileMemory = false;
+    bool withStack = false;
+    bool withFlops = false;
+    // Device activity sources (CUPTI, Level Zero); activities CUDA/XPU use the ones given here.
+    std::vector<std::shared_ptr<ActivityCollector>> collectors;
+};
+
+// torch.profiler.profile for C++ programs: start()/step()/stop() drive torch's schedule state
+// machine (warmup, active windows, on_trace_ready), ranges come from record/api.h, and each
+// finished window becomes a Trace that exports exactly like a torch trace.
+//
+// Only one Profiler records at a time (recording is process-wide); starting a second one throws.
+class Profiler {
+public:
+    explicit Profiler(ProfilerOptions options = {});
+    ~Profiler();
+    Profiler(const Profiler&) = delete;
+    Profiler& operator=(const Profiler&) = delete;
+
+    void start();
+    void step();
+    void stop();
+
+    bool started() const { return m_started; }
+    int64_t stepNum() const { return m_driver ? m_driver->stepNum() : 0; }
+    ProfilerAction currentAction() const;
+
+    // The last finished window (null before the first one).
+    std::shared_ptr<const Trace> trace() const { return m_trace; }
+    // Lines about requested activities that are not recorded and why ("CUDA: not available: ...").
+    const std::vector<std::string>& status() const { return m_status; }
+
+    // add_metadata (a string value) / add_metadata_json (raw JSON text) for the next windows.
+    void addMetadata(const std::string& key, const std::string& value);
+    void addMetadataJson(const std::string& key, const std::string& json);
+
+    // export_chrome_trace: ".gz" compresses. Needs a finished window.
+    SaveResult exportChromeTrace(const std::string& path) const;
+
+    const ProfilerOptions& options() const { return m_options; }
+
+private:
+    void prepareTrace();
+    void startTrace();
+    void stopTrace();
+    void traceReady();
+    void openStep(int64_t n);
+    void closeStep();
+
+    ProfilerOptions m_options;
+    std::unique_ptr<ScheduleDriver> m_driver;
+    std::vector<std::shared_ptr<ActivityCollector>> m_activeCollectors;
+    std::vector<std::pair<std::string, std::string>> m_metadata;
+    std::vector<std::string> m_status;
+    std::shared_ptr<Trace> m_trace;
+    uint64_t m_windowStart = 0;
+    bool m_started = false;
+    bool m_recording = false;
+    bool m_stepOpen = false;
+};
+
+// RAII: start() now, stop() at scope exit (torch's `with profile(...) as prof:`).
+class ProfileScope {
+public:
+    explicit ProfileScope(Profiler& p) : m_p(p) { m_p.start(); }
+    ~ProfileScope() { m_p.stop(); }
+    ProfileScope(const ProfileScope&) = delete;
+    ProfileScope& operator=(const ProfileScope&) = delete;
+
+private:
+    Profiler& m_p;
+};
+
+// torch.profiler.tensorboard_trace_handler: writes <dir>/<worker>.<time_ns>.pt.trace.json[.gz]
+// per window; the worker defaults to "<hostname>_<pid>". The directory is created (throws
+// "Can't create directory: <dir>" when it cannot be).
+std::function<void(Profiler&)> tensorboardTraceHandler(const std::string& dir, std::string workerName = {},
+                                                       bool useGzip = false);
+
+} // namespace ks::record
