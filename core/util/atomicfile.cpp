@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <random>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -36,12 +38,20 @@ bool endsWith(std::string_view s, std::string_view suffix)
 
 std::string randomSuffix()
 {
-    static thread_local std::mt19937_64 rng(
-        uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^ uint64_t(getpid()) << 32);
+    // No thread_local generator: this code also runs inside libkinetoscope.so, which may be
+    // dlopen'ed (Python ctypes, CUDA injection) where thread-local storage must stay tiny.
+    uint64_t bits = 0;
+    if (::getrandom(&bits, sizeof bits, GRND_NONBLOCK) != ssize_t(sizeof bits)) {
+        static std::atomic<uint64_t> counter{0};
+        bits = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^ (uint64_t(getpid()) << 32) ^
+               (counter.fetch_add(1) * 0x9e3779b97f4a7c15ULL);
+    }
     static const char* alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
     std::string s(8, 'x');
-    for (char& c : s)
-        c = alphabet[rng() % 36];
+    for (char& c : s) {
+        c = alphabet[bits % 36];
+        bits /= 36;
+    }
     return s;
 }
 

@@ -1,1 +1,6 @@
 # Per-test extras for core tests (extra libraries, data, dependencies).
+
+# A C program on the C ABI alone (libkinetoscope.so + kinetoscope.h).
+add_executable(ks_c_client ${CMAKE_CURRENT_LIST_DIR}/../capi/c_client.c)
+set_target_properties(ks_c_client PROPERTIES LINKER_LANGUAGE C)
+target_link_libraries(ks_c_client PRIVATE kinetoscope_shared Threads::Threads)

@@ -1,0 +1,277 @@
+// The C ABI over ks::record (see kinetoscope.h). Every entry point catches exceptions: nothing may
+// unwind into C or Python callers.
+
+#include "kinetoscope.h"
+#include "record/api.h"
+#include "record/profiler.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+
+using namespace ks::record;
+
+struct ks_profiler {
+    std::unique_ptr<Profiler> profiler;
+    ks_trace_ready_fn readyFn = nullptr;
+    void* readyUser = nullptr;
+    std::function<void(Profiler&)> handler;
+};
+
+namespace {
+
+thread_local std::string t_error;
+
+int failWith(const std::string& msg)
+{
+    t_error = msg;
+    return -1;
+}
+
+template <typename Fn>
+int guarded(Fn&& fn)
+{
+    try {
+        fn();
+        t_error.clear();
+        return 0;
+    } catch (const std::exception& e) {
+        return failWith(e.what());
+    } catch (...) {
+        return failWith("unknown error");
+    }
+}
+
+char* copyString(const std::string& s)
+{
+    char* out = static_cast<char*>(std::malloc(s.size() + 1));
+    if (out) std::memcpy(out, s.c_str(), s.size() + 1);
+    return out;
+}
+
+ProfilerOptions parseOptions(const char* text)
+{
+    ProfilerOptions o;
+    if (!text || !*text) return o;
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw std::invalid_argument("options must be a JSON object");
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& k = it.key();
+        if (k == "activities") {
+            o.activities.clear();
+            for (const auto& a : it.value()) {
+                std::string s = a.get<std::string>();
+                for (char& c : s)
+                    c = char(std::tolower(static_cast<unsigned char>(c)));
+                if (s == "cpu")
+                    o.activities.push_back(Activity::CPU);
+                else if (s == "cuda")
+                    o.activities.push_back(Activity::CUDA);
+                else if (s == "xpu")
+                    o.activities.push_back(Activity::XPU);
+                else
+                    throw std::invalid_argument("unknown activity \"" + s + "\" (cpu, cuda, xpu)");
+            }
+        } else if (k == "schedule") {
+            const auto& s = it.value();
+            Schedule sc;
+            sc.wait = s.value("wait", int64_t(0));
+            sc.warmup = s.value("warmup", int64_t(0));
+            sc.active = s.value("active", int64_t(1));
+            sc.repeat = s.value("repeat", int64_t(0));
+            sc.skipFirst = s.value("skip_first", int64_t(0));
+            sc.skipFirstWait = s.value("skip_first_wait", int64_t(0));
+            o.schedule = sc;
+        } else if (k == "record_shapes") {
+            o.recordShapes = it.value().get<bool>();
+        } else if (k == "profile_memory") {
+            o.profileMemory = it.value().get<bool>();
+        } else if (k == "with_stack") {
+            o.withStack = it.value().get<bool>();
+        } else if (k == "with_flops") {
+            o.withFlops = it.value().get<bool>();
+        } else {
+            throw std::invalid_argument("unknown option \"" + k + "\"");
+        }
+    }
+    return o;
+}
+
+} // namespace
+
+extern "C" {
+
+uint32_t ks_abi_version(void)
+{
+    return KS_ABI_VERSION;
+}
+const char* ks_last_error(void)
+{
+    return t_error.c_str();
+}
+void ks_string_free(char* s)
+{
+    std::free(s);
+}
+
+ks_profiler* ks_profiler_create(const char* options_json)
+{
+    try {
+        auto p = std::make_unique<ks_profiler>();
+        ProfilerOptions o = parseOptions(options_json);
+        ks_profiler* raw = p.get();
+        o.onTraceReady = [raw](Profiler&) {
+            if (raw->handler) raw->handler(*raw->profiler);
+            if (raw->readyFn) raw->readyFn(raw, raw->readyUser);
+        };
+        p->profiler = std::make_unique<Profiler>(std::move(o));
+        t_error.clear();
+        return p.release();
+    } catch (const std::exception& e) {
+        failWith(e.what());
+        return nullptr;
+    }
+}
+
+void ks_profiler_destroy(ks_profiler* p)
+{
+    try {
+        delete p;
+    } catch (...) {
+    }
+}
+
+int ks_profiler_start(ks_profiler* p)
+{
+    return p ? guarded([&] { p->profiler->start(); }) : failWith("null profiler");
+}
+int ks_profiler_step(ks_profiler* p)
+{
+    return p ? guarded([&] { p->profiler->step(); }) : failWith("null profiler");
+}
+int ks_profiler_stop(ks_profiler* p)
+{
+    return p ? guarded([&] { p->profiler->stop(); }) : failWith("null profiler");
+}
+int64_t ks_profiler_step_num(const ks_profiler* p)
+{
+    return p ? p->profiler->stepNum() : -1;
+}
+
+void ks_profiler_set_trace_ready(ks_profiler* p, ks_trace_ready_fn fn, void* user)
+{
+    if (!p) return;
+    p->readyFn = fn;
+    p->readyUser = user;
+}
+
+int ks_profiler_set_tensorboard_handler(ks_profiler* p, const char* dir, const char* worker, int use_gzip)
+{
+    if (!p || !dir) return failWith("null argument");
+    return guarded([&] { p->handler = tensorboardTraceHandler(dir, worker ? worker : "", use_gzip != 0); });
+}
+
+int ks_profiler_add_metadata(ks_profiler* p, const char* key, const char* value)
+{
+    if (!p || !key || !value) return failWith("null argument");
+    return guarded([&] { p->profiler->addMetadata(key, value); });
+}
+
+int ks_profiler_add_metadata_json(ks_profiler* p, const char* key, const char* json)
+{
+    if (!p || !key || !json) return failWith("null argument");
+    return guarded([&] {
+        // Reject text that would make the exported trace unreadable.
+        if (!nlohmann::json::accept(json))
+            throw std::invalid_argument(std::string("not valid JSON: ") + json);
+        p->profiler->addMetadataJson(key, json);
+    });
+}
+
+char* ks_profiler_status(const ks_profiler* p)
+{
+    if (!p) return nullptr;
+    std::string s;
+    for (const std::string& line : p->profiler->status())
+        s += line + "\n";
+    return copyString(s);
+}
+
+int ks_profiler_export_chrome_trace(ks_profiler* p, const char* path)
+{
+    if (!p || !path) return failWith("null argument");
+    int rc = 0;
+    const int g = guarded([&] {
+        const ks::SaveResult r = p->profiler->exportChromeTrace(path);
+        if (!r.ok) rc = failWith(r.error);
+    });
+    return g != 0 ? g : rc;
+}
+
+uint32_t ks_intern(const char* name)
+{
+    try {
+        return name ? internName(name) : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+void ks_range_push(uint32_t name)
+{
+    rangeBegin(name);
+}
+void ks_range_push_name(const char* name)
+{
+    if (recording() && name) rangeBegin(ks_intern(name));
+}
+void ks_range_push_args(uint32_t name, const char* args_json)
+{
+    if (!recording()) return;
+    uint64_t payload = 0;
+    if (args_json && *args_json) {
+        try {
+            payload = Recorder::instance().addPayload(args_json);
+        } catch (...) {
+        }
+    }
+    rangeBegin(name, payload);
+}
+void ks_range_pop(void)
+{
+    rangeEnd();
+}
+void ks_mark(uint32_t name)
+{
+    mark(name);
+}
+void ks_counter(uint32_t name, double value)
+{
+    counter(name, value);
+}
+void ks_record_alloc(const void* ptr, int64_t bytes, int device_type, int device_index)
+{
+    recordAlloc(ptr, bytes, uint8_t(device_type), int16_t(device_index));
+}
+void ks_record_free(const void* ptr, int device_type, int device_index)
+{
+    recordFree(ptr, uint8_t(device_type), int16_t(device_index));
+}
+void ks_set_thread_name(const char* name)
+{
+    try {
+        if (name) Recorder::instance().setCurrentThreadName(name);
+    } catch (...) {
+    }
+}
+int ks_recording(void)
+{
+    return recording() ? 1 : 0;
+}
+int64_t ks_now_ns(void)
+{
+    return int64_t(Clock::monotonicNs());
+}
+
+} // extern "C"

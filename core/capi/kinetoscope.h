@@ -1,0 +1,77 @@
+/* Kinetoscope recording C ABI (version 1).
+ *
+ * A stable C interface to the in-process recorder, for C programs, other languages and the
+ * Python module (resources/python/kinetoscope). Link with -lkinetoscope.
+ *
+ * Conventions: functions returning int return 0 on success and -1 on failure, with a message in
+ * ks_last_error() (per thread). Strings are UTF-8 and NUL-terminated. Strings returned to the
+ * caller are freed with ks_string_free(). The hot-path calls (ranges, marks, counters,
+ * allocations) never fail and cost one relaxed load when no profiler is recording.
+ */
+#ifndef KINETOSCOPE_H
+#define KINETOSCOPE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KS_ABI_VERSION 1
+#if defined(__GNUC__)
+#define KS_API __attribute__((visibility("default")))
+#else
+#define KS_API
+#endif
+
+typedef struct ks_profiler ks_profiler;
+typedef void (*ks_trace_ready_fn)(ks_profiler* profiler, void* user);
+
+KS_API uint32_t ks_abi_version(void);
+KS_API const char* ks_last_error(void);
+KS_API void ks_string_free(char* s);
+
+/* options: JSON object, every key optional:
+ *   {"activities": ["cpu", "cuda", "xpu"],
+ *    "schedule": {"wait": 1, "warmup": 1, "active": 2, "repeat": 1, "skip_first": 0, "skip_first_wait": 0},
+ *    "record_shapes": false, "profile_memory": false, "with_stack": false, "with_flops": false}
+ * NULL or "" means torch's defaults (CPU, no schedule). Returns NULL on a bad option. */
+KS_API ks_profiler* ks_profiler_create(const char* options_json);
+KS_API void ks_profiler_destroy(ks_profiler* p);
+KS_API int ks_profiler_start(ks_profiler* p);
+KS_API int ks_profiler_step(ks_profiler* p);
+KS_API int ks_profiler_stop(ks_profiler* p);
+KS_API int64_t ks_profiler_step_num(const ks_profiler* p);
+/* Called from step()/stop() on the calling thread when a window is ready (on_trace_ready). */
+KS_API void ks_profiler_set_trace_ready(ks_profiler* p, ks_trace_ready_fn fn, void* user);
+/* Makes on_trace_ready write <dir>/<worker>.<time_ns>.pt.trace.json[.gz] (worker NULL: host_pid). */
+KS_API int ks_profiler_set_tensorboard_handler(ks_profiler* p, const char* dir, const char* worker, int use_gzip);
+KS_API int ks_profiler_add_metadata(ks_profiler* p, const char* key, const char* value);
+KS_API int ks_profiler_add_metadata_json(ks_profiler* p, const char* key, const char* json);
+/* Status lines for requested activities that are not recorded, '\n'-separated; free the result. */
+KS_API char* ks_profiler_status(const ks_profiler* p);
+/* Results of the last finished window. */
+KS_API int ks_profiler_export_chrome_trace(ks_profiler* p, const char* path);
+
+/* Recording hot path. Names are interned once (cache the id). */
+KS_API uint32_t ks_intern(const char* name);
+KS_API void ks_range_push(uint32_t name);
+KS_API void ks_range_push_name(const char* name);
+/* args_json: a JSON object whose members become the range's args, e.g. {"Input Dims": [[2, 3]]}. */
+KS_API void ks_range_push_args(uint32_t name, const char* args_json);
+KS_API void ks_range_pop(void);
+KS_API void ks_mark(uint32_t name);
+KS_API void ks_counter(uint32_t name, double value);
+/* device_type uses c10::DeviceType numbers (0 CPU, 1 CUDA, 20 XPU); device_index -1 for CPU. */
+KS_API void ks_record_alloc(const void* ptr, int64_t bytes, int device_type, int device_index);
+KS_API void ks_record_free(const void* ptr, int device_type, int device_index);
+KS_API void ks_set_thread_name(const char* name);
+KS_API int ks_recording(void);
+/* Monotonic clock of the recorder, in ns. */
+KS_API int64_t ks_now_ns(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KINETOSCOPE_H */

@@ -1,0 +1,170 @@
+"""Checks the kinetoscope Python module (ctypes over libkinetoscope) from a real interpreter.
+
+Run by test_capi_python.sh with PYTHONPATH=resources/python and KINETOSCOPE_LIB set. Uses Debian's
+torch 1.13 (when importable) as the reference for schedule().
+"""
+import csv
+import glob
+import gzip
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+
+import kinetoscope as ks
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def events_of(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return json.load(f)["traceEvents"]
+
+
+def names(events, ph="X"):
+    return [e["name"] for e in events if e.get("ph") == ph]
+
+
+tmp = tempfile.mkdtemp()
+
+# schedule() against torch's own implementation.
+try:
+    import torch.profiler as tp
+    for wait in range(3):
+        for warmup in range(3):
+            for active in range(1, 4):
+                for repeat in range(3):
+                    for skip in (0, 2):
+                        ours = ks.schedule(wait=wait, warmup=warmup, active=active, repeat=repeat, skip_first=skip)
+                        theirs = tp.schedule(wait=wait, warmup=warmup, active=active, repeat=repeat, skip_first=skip)
+                        check([ours(i).value for i in range(30)] == [theirs(i).value for i in range(30)],
+                              f"schedule {wait},{warmup},{active},{repeat},{skip} differs from torch")
+except ImportError:
+    print("torch not importable; schedule comparison skipped", file=sys.stderr)
+
+# A scheduled profiler with a Python on_trace_ready: torch calls it with step_num 4.
+ready = []
+
+
+def on_ready(prof):
+    ready.append(prof.step_num)
+    path = os.path.join(tmp, f"win{prof.step_num}.pt.trace.json")
+    prof.export_chrome_trace(path)
+
+
+@ks.range("decorated")
+def work(i):
+    with ks.range("inner", args={"i": i, "shape": [2, 3]}):
+        ks.counter("loss", 1.0 / (i + 1))
+    return i * 2
+
+
+prof = ks.profile(schedule=ks.schedule(wait=1, warmup=1, active=2, repeat=1), on_trace_ready=on_ready,
+                  profile_memory=True)
+prof.add_metadata("owner", "python test")
+with prof:
+    for i in range(6):
+        check(work(i) == i * 2, "decorated function result")
+        prof.step()
+check(ready == [4], f"on_trace_ready at {ready}, torch calls it at [4]")
+ev = events_of(os.path.join(tmp, "win4.pt.trace.json"))
+n = names(ev)
+check(n.count("ProfilerStep#2") == 1 and n.count("ProfilerStep#3") == 1, "steps 2 and 3 recorded")
+check(n.count("ProfilerStep#1") == 0 and n.count("ProfilerStep#4") == 0, "only the active steps")
+check(n.count("decorated") == 2 and n.count("inner") == 2, f"ranges recorded twice, got {n}")
+inner = [e for e in ev if e.get("name") == "inner"][0]
+check(inner["args"] == {"i": 2, "shape": [2, 3]} or inner["args"] == {"i": 3, "shape": [2, 3]},
+      f"range args {inner.get('args')}")
+check(len([e for e in ev if e.get("ph") == "C"]) == 2, "two counter samples")
+
+# tensorboard_trace_handler names files like torch.
+logdir = os.path.join(tmp, "tb", "run")
+with ks.profile(schedule=ks.schedule(wait=0, warmup=1, active=1, repeat=2),
+                on_trace_ready=ks.tensorboard_trace_handler(logdir, "w0", use_gzip=True)) as p2:
+    for i in range(4):
+        with ks.range("tb_step"):
+            pass
+        p2.step()
+files = sorted(os.listdir(logdir))
+check(len(files) == 2, f"two trace files, got {files}")
+for f in files:
+    parts = f.split(".")
+    check(parts[0] == "w0" and len(parts[1]) == 19 and parts[1].isdigit() and f.endswith(".pt.trace.json.gz"),
+          f"file name {f}")
+    check("tb_step" in names(events_of(os.path.join(logdir, f))), "tb_step in window")
+
+# Ranges from several threads land on their own rows.
+with ks.profile() as p3:
+    def thread_work(k):
+        ks.set_thread_name(f"py-{k}")
+        for _ in range(20):
+            with ks.range(f"t{k}"):
+                pass
+    ts = [threading.Thread(target=thread_work, args=(k,)) for k in range(4)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+out = os.path.join(tmp, "threads.pt.trace.json")
+p3.export_chrome_trace(out)
+ev = events_of(out)
+for k in range(4):
+    tids = {e["tid"] for e in ev if e.get("ph") == "X" and e["name"] == f"t{k}"}
+    check(len(tids) == 1, f"thread {k} ranges on one row")
+check(any(e.get("ph") == "M" and e["name"] == "thread_name" and "(py-0)" in e["args"]["name"] for e in ev),
+      "thread name recorded")
+
+# Errors surface as exceptions.
+try:
+    ks.profile(activities=["tpu"])
+    check(False, "unknown activity accepted")
+except ks.KinetoscopeError as e:
+    check("tpu" in str(e), f"error names the activity: {e}")
+a = ks.profile()
+b = ks.profile()
+a.start()
+try:
+    b.start()
+    check(False, "two profilers recording at once")
+except ks.KinetoscopeError:
+    pass
+a.stop()
+gpu = ks.profile(activities=["cpu", "cuda"])
+with gpu:
+    pass
+check(any("CUDA" in s for s in gpu.status()), f"CUDA status reported: {gpu.status()}")
+
+# Benchmark helpers.
+with ks.timeit(log=False) as t:
+    time.sleep(0.02)
+check(t.duration >= 0.019, f"timeit duration {t.duration}")
+
+
+@ks.profileit()
+def allocate(mb):
+    return bytearray(mb << 20)
+
+
+stats = []
+for mb in (8, 16, 32):
+    out, s = allocate(mb)
+    check(len(out) == mb << 20, "profileit result")
+    stats.append(s)
+check(stats[2].peak_python >= 32 << 20, f"python peak {stats[2].peak_python}")
+summary = ks.get_stats_summary(stats)
+check(abs(summary.time_mean - sum(s.time for s in stats) / 3) < 1e-12, "summary mean")
+check(summary.peak_python_max == max(s.peak_python for s in stats), "summary max")
+csv_path = os.path.join(tmp, "stats.csv")
+ks.write_csv(csv_path, stats, labels=["8MB", "16MB", "32MB"])
+rows = list(csv.DictReader(open(csv_path)))
+check(len(rows) == 3 and rows[2]["name"] == "32MB" and float(rows[2]["time"]) == stats[2].time, "CSV rows")
+
+print("python module: %d failures" % len(failures))
+sys.exit(1 if failures else 0)
