@@ -1,0 +1,309 @@
+#include "memory/memorychartview.h"
+
+#include "memory/memoryformat.h"
+
+#include <QAreaSeries>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace ks {
+
+namespace {
+
+QColor categoryColor(size_t c)
+{
+    return QColor::fromRgb(memoryCategoryColor(MemoryCategory(c)));
+}
+
+} // namespace
+
+MemoryChartView::MemoryChartView(QWidget* parent) : QChartView(parent)
+{
+    auto* c = new QChart;
+    c->setAnimationOptions(QChart::NoAnimation);
+    c->legend()->setAlignment(Qt::AlignRight);
+    c->setMargins(QMargins(4, 4, 4, 4));
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing, false);
+    setMouseTracking(true);
+    setRubberBand(QChartView::NoRubberBand);
+
+    // The edges are shared between neighbouring bands (upper of one, lower of the next); they are
+    // owned here, not by the chart.
+    for (auto& e : m_edges)
+        e = new QLineSeries(this);
+    for (size_t b = 0; b < kMemoryCategoryCount; ++b) {
+        auto* area = new QAreaSeries(m_edges[b + 1], m_edges[b]);
+        area->setName(QString::fromLatin1(memoryCategoryLabel(MemoryCategory(b))));
+        QColor fill = categoryColor(b);
+        fill.setAlphaF(0.7);
+        area->setBrush(fill);
+        area->setPen(QPen(categoryColor(b), 1));
+        c->addSeries(area);
+        m_areas[b] = area;
+    }
+    m_reportedAllocated = new QLineSeries;
+    m_reportedAllocated->setName(tr("Total Allocated"));
+    m_reportedAllocated->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+    m_reportedReserved = new QLineSeries;
+    m_reportedReserved->setName(tr("Total Reserved"));
+    m_reportedReserved->setPen(QPen(QColor(0x80, 0x40, 0x00), 1.5, Qt::DotLine));
+    m_runningSum = new QLineSeries;
+    m_runningSum->setName(tr("Running sum of Bytes"));
+    m_runningSum->setPen(QPen(Qt::darkCyan, 1.5, Qt::DashDotLine));
+    m_peak = new QScatterSeries;
+    m_peak->setName(tr("Peak"));
+    m_peak->setMarkerSize(9);
+    m_peak->setColor(Qt::black);
+    m_peak->setPointLabelsVisible(true);
+    m_peak->setPointLabelsClipping(false);
+    for (QAbstractSeries* s :
+         {static_cast<QAbstractSeries*>(m_reportedAllocated),
+          static_cast<QAbstractSeries*>(m_reportedReserved), static_cast<QAbstractSeries*>(m_runningSum),
+          static_cast<QAbstractSeries*>(m_peak)})
+        c->addSeries(s);
+
+    m_axisX = new QValueAxis;
+    m_axisX->setTitleText(tr("Time (ms)"));
+    m_axisX->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisY = new QValueAxis;
+    m_axisY->setLabelFormat(QStringLiteral("%.4g"));
+    c->addAxis(m_axisX, Qt::AlignBottom);
+    c->addAxis(m_axisY, Qt::AlignLeft);
+    for (QAbstractSeries* s : c->series()) {
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisY);
+    }
+    rebuild();
+}
+
+MemoryChartView::~MemoryChartView() = default;
+
+void MemoryChartView::setDevice(const MemoryTimeline* timeline, const MemoryDeviceTimeline* device)
+{
+    m_timeline = timeline;
+    m_curve = MemoryCurve(timeline ? device : nullptr);
+    const Trace* trace = timeline ? timeline->trace() : nullptr;
+    m_origin = trace ? trace->startTime() : 0;
+    m_traceEnd = trace ? trace->endTime() : 0;
+    m_start = m_origin;
+    m_end = m_traceEnd;
+    m_hasSelection = false;
+    rebuild();
+}
+
+void MemoryChartView::setPointBudget(int points)
+{
+    m_budget = std::max(16, points);
+    rebuild();
+}
+
+void MemoryChartView::setVisibleRange(qint64 start, qint64 end)
+{
+    if (end < start) std::swap(start, end);
+    if (start == end) {
+        start = m_origin;
+        end = m_traceEnd;
+    }
+    m_start = start;
+    m_end = end;
+    rebuild();
+}
+
+void MemoryChartView::setSelection(qint64 start, qint64 end)
+{
+    m_hasSelection = true;
+    m_selStart = std::min(start, end);
+    m_selEnd = std::max(start, end);
+    viewport()->update();
+}
+
+void MemoryChartView::clearSelection()
+{
+    m_hasSelection = false;
+    viewport()->update();
+}
+
+void MemoryChartView::rebuild()
+{
+    const MemoryDeviceTimeline* dev = m_curve.device();
+    m_samples = m_curve.sample(m_start, m_end, size_t(m_budget));
+
+    // One unit for the whole axis, picked from the device's peak so it does not jump when zooming.
+    int64_t top = dev ? std::max({dev->peakLive, dev->maxReportedAllocated, dev->maxReportedReserved}) : 0;
+    const char* unitName = "B";
+    m_unit = 1;
+    for (const char* u : {"KiB", "MiB", "GiB"}) {
+        if (double(top) / m_unit < 1024 * 10) break;
+        m_unit *= 1024;
+        unitName = u;
+    }
+    m_axisY->setTitleText(tr("Memory (%1)").arg(QString::fromLatin1(unitName)));
+
+    std::array<QList<QPointF>, kMemoryCategoryCount + 1> edges;
+    QList<QPointF> allocated, reserved, running;
+    std::array<bool, kMemoryCategoryCount> used{};
+    bool anyReported = false, anyReserved = false;
+    for (const MemoryCurveSample& s : m_samples) {
+        const double x = toX(s.ts);
+        int64_t sum = 0;
+        edges[0].append(QPointF(x, 0));
+        for (size_t b = 0; b < kMemoryCategoryCount; ++b) {
+            sum += s.byCategory[b];
+            used[b] |= s.byCategory[b] != 0;
+            edges[b + 1].append(QPointF(x, double(sum) / m_unit));
+        }
+        if (s.reportedAllocated >= 0) {
+            allocated.append(QPointF(x, double(s.reportedAllocated) / m_unit));
+            anyReported = true;
+        }
+        if (s.reportedReserved >= 0) {
+            reserved.append(QPointF(x, double(s.reportedReserved) / m_unit));
+            anyReserved = true;
+        }
+        running.append(QPointF(x, double(s.runningSum) / m_unit));
+    }
+    for (size_t e = 0; e < edges.size(); ++e)
+        m_edges[e]->replace(edges[e]);
+    m_reportedAllocated->replace(allocated);
+    m_reportedReserved->replace(reserved);
+    // The running sum only tells something when it disagrees with the allocator's totals.
+    const bool showRunning = dev && dev->balance.hasTotals && !dev->balance.ok();
+    m_runningSum->replace(showRunning ? running : QList<QPointF>());
+
+    QList<QPointF> peak;
+    if (dev && dev->peakLiveTs >= m_start && dev->peakLiveTs <= m_end && dev->peakLive > 0) {
+        peak.append(QPointF(toX(dev->peakLiveTs), double(dev->peakLive) / m_unit));
+        m_peak->setPointLabelsFormat(tr("peak %1").arg(formatBytes(dev->peakLive)));
+    }
+    m_peak->replace(peak);
+
+    // Only the categories present, and the lines that have data, get a legend entry.
+    QLegend* legend = chart()->legend();
+    for (size_t b = 0; b < kMemoryCategoryCount; ++b)
+        for (QLegendMarker* m : legend->markers(m_areas[b]))
+            m->setVisible(used[b]);
+    for (QLegendMarker* m : legend->markers(m_reportedAllocated))
+        m->setVisible(anyReported);
+    for (QLegendMarker* m : legend->markers(m_reportedReserved))
+        m->setVisible(anyReserved);
+    for (QLegendMarker* m : legend->markers(m_runningSum))
+        m->setVisible(showRunning);
+    for (QLegendMarker* m : legend->markers(m_peak))
+        m->setVisible(false);
+
+    double yMax = 1;
+    for (const MemoryCurveSample& s : m_samples) {
+        yMax = std::max({yMax, double(s.total) / m_unit, double(s.reportedAllocated) / m_unit,
+                         double(s.reportedReserved) / m_unit,
+                         showRunning ? double(s.runningSum) / m_unit : 0.0});
+    }
+    m_axisX->setRange(toX(m_start), toX(m_end > m_start ? m_end : m_start + 1));
+    m_axisY->setRange(0, yMax * 1.08);
+    m_axisY->applyNiceNumbers();
+    viewport()->update();
+}
+
+qint64 MemoryChartView::timeAtViewportX(int x) const
+{
+    const QPointF scene = mapToScene(QPoint(x, 0));
+    const QPointF v = chart()->mapToValue(chart()->mapFromScene(scene), m_areas[0]);
+    return m_origin + qint64(v.x() * 1e6);
+}
+
+int MemoryChartView::viewportXAtTime(qint64 t) const
+{
+    const QPointF p = chart()->mapToPosition(QPointF(toX(t), 0), m_areas[0]);
+    return mapFromScene(chart()->mapToScene(p)).x();
+}
+
+QString MemoryChartView::describeAt(qint64 t) const
+{
+    if (m_curve.empty()) return QString();
+    const MemoryCurveSample s = m_curve.stateAt(t);
+    QString text = tr("%1 — %2 live").arg(formatMillis(t - m_origin), formatBytes(s.total));
+    for (size_t b = kMemoryCategoryCount; b-- > 0;)
+        if (s.byCategory[b] != 0)
+            text += QStringLiteral("\n%1: %2")
+                        .arg(QString::fromLatin1(memoryCategoryLabel(MemoryCategory(b))),
+                             formatBytes(s.byCategory[b]));
+    if (s.reportedAllocated >= 0) text += tr("\nTotal Allocated: %1").arg(formatBytes(s.reportedAllocated));
+    if (s.reportedReserved >= 0) text += tr("\nTotal Reserved: %1").arg(formatBytes(s.reportedReserved));
+    return text;
+}
+
+void MemoryChartView::mouseMoveEvent(QMouseEvent* event)
+{
+    QChartView::mouseMoveEvent(event);
+    const QPointF scene = mapToScene(event->position().toPoint());
+    if (m_curve.empty() || !chart()->plotArea().contains(chart()->mapFromScene(scene))) {
+        if (m_hoverX >= 0) {
+            m_hoverX = -1;
+            QToolTip::hideText();
+            viewport()->update();
+        }
+        return;
+    }
+    m_hoverX = event->position().toPoint().x();
+    const qint64 t = timeAtViewportX(m_hoverX);
+    const QString text = describeAt(t);
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    emit hovered(t, text);
+    viewport()->update();
+}
+
+void MemoryChartView::leaveEvent(QEvent* event)
+{
+    m_hoverX = -1;
+    viewport()->update();
+    QChartView::leaveEvent(event);
+}
+
+void MemoryChartView::mousePressEvent(QMouseEvent* event)
+{
+    QChartView::mousePressEvent(event);
+    if (event->button() != Qt::LeftButton || m_curve.empty()) return;
+    const int x = event->position().toPoint().x();
+    const qint64 t = timeAtViewportX(x);
+    // A few pixels of slack, so that a click lands on the allocation drawn under the cursor.
+    const qint64 slack = std::abs(timeAtViewportX(x + 4) - t);
+    const uint32_t p = m_curve.nearestAllocation(t, slack);
+    if (p == kNoIndex) return;
+    const MemoryDeviceTimeline* dev = m_curve.device();
+    const MemoryAllocation& a = dev->allocations[dev->points[p].allocation];
+    if (a.allocOp.valid()) emit opSelected(a.allocOp);
+}
+
+void MemoryChartView::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QChartView::drawForeground(painter, rect);
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    painter->save();
+    if (m_hasSelection) {
+        const double x0 =
+            chart()->mapToScene(chart()->mapToPosition(QPointF(toX(m_selStart), 0), m_areas[0])).x();
+        const double x1 =
+            chart()->mapToScene(chart()->mapToPosition(QPointF(toX(m_selEnd), 0), m_areas[0])).x();
+        QRectF band(QPointF(std::max(plot.left(), std::min(x0, x1)), plot.top()),
+                    QPointF(std::min(plot.right(), std::max(x0, x1)), plot.bottom()));
+        if (band.width() >= 0) {
+            painter->fillRect(band, QColor(60, 120, 220, 40));
+            painter->setPen(QPen(QColor(60, 120, 220), 1));
+            painter->drawLine(band.topLeft(), band.bottomLeft());
+            painter->drawLine(band.topRight(), band.bottomRight());
+        }
+    }
+    if (m_hoverX >= 0) {
+        const double x = mapToScene(QPoint(m_hoverX, 0)).x();
+        painter->setPen(QPen(QColor(0, 0, 0, 120), 1, Qt::DashLine));
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+    }
+    painter->restore();
+}
+
+} // namespace ks
