@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace ks {
 
@@ -18,6 +19,23 @@ namespace {
 QColor categoryColor(size_t c)
 {
     return QColor::fromRgb(memoryCategoryColor(MemoryCategory(c)));
+}
+
+// The smallest step on the 1-2-5 ladder that is at least raw.
+double niceStep(double raw)
+{
+    if (!(raw > 0)) return 1;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * mag >= raw) return m * mag;
+    return 10 * mag;
+}
+
+// printf format with as many decimals as the step needs.
+QString labelFormat(double step)
+{
+    const int decimals = step >= 1 ? 0 : int(std::ceil(-std::log10(step) - 1e-9));
+    return QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
 }
 
 } // namespace
@@ -203,9 +221,20 @@ void MemoryChartView::rebuild()
                          double(s.reportedReserved) / m_unit,
                          showRunning ? double(s.runningSum) / m_unit : 0.0});
     }
-    m_axisX->setRange(toX(m_start), toX(m_end > m_start ? m_end : m_start + 1));
-    m_axisY->setRange(0, yMax * 1.08);
-    m_axisY->applyNiceNumbers();
+    const double x0 = toX(m_start), x1 = toX(m_end > m_start ? m_end : m_start + 1);
+    m_axisX->setRange(x0, x1);
+    // Ticks on round numbers, anchored at 0 so that they stay put while the range moves.
+    const double xStep = niceStep((x1 - x0) / 8);
+    m_axisX->setTickType(QValueAxis::TicksDynamic);
+    m_axisX->setTickAnchor(0);
+    m_axisX->setTickInterval(xStep);
+    m_axisX->setLabelFormat(labelFormat(xStep));
+    const double yStep = niceStep(yMax * 1.05 / 6);
+    m_axisY->setRange(0, std::ceil(yMax * 1.05 / yStep) * yStep);
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0);
+    m_axisY->setTickInterval(yStep);
+    m_axisY->setLabelFormat(labelFormat(yStep));
     viewport()->update();
 }
 

@@ -82,6 +82,7 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
     split->addWidget(tablePane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({600, 400});
     layout->addWidget(split, 1);
     m_stack->addWidget(page);
 
@@ -177,6 +178,8 @@ void MemoryView::showDevice(int index)
     const MemoryDeviceTimeline& dev = m_timeline->devices()[size_t(index)];
     m_chart->setDevice(m_timeline.get(), &dev);
     m_model->setDevice(m_timeline.get(), &dev);
+    // Sized from the rows in view only (QTableView samples visible rows), so this stays cheap.
+    m_table->resizeColumnsToContents();
     m_balance->setText(QString::fromStdString(dev.balance.describe()));
     m_balance->setStyleSheet(dev.balance.hasTotals && !dev.balance.ok() ? QStringLiteral("color: #b00000")
                                                                         : QString());
