@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/trace.h"
+#include "util/bigvector.h"
 
 #include <cstdint>
 #include <vector>
@@ -73,7 +74,7 @@ public:
 private:
     void mergeBackwardPasses(const Trace& trace, std::vector<TimeSpan> backward);
 
-    std::vector<MemoryEventScope> m_events;
+    BigVector<MemoryEventScope> m_events;
     std::vector<TimeSpan> m_backwardPasses;
     std::vector<TimeSpan> m_optimizerSteps;
     std::vector<TimeSpan> m_steps;

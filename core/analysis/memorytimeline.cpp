@@ -17,6 +17,80 @@ MemoryDevice deviceOf(const MemoryEvent& e)
     return MemoryDevice{e.deviceType, e.deviceType == 0 ? int16_t(-1) : e.deviceId};
 }
 
+// Live blocks by address: open addressing with linear probing and backward-shift deletion, so the
+// constant churn of allocations and frees leaves no tombstones behind. std::unordered_map spends
+// most of a million-event build in node allocation.
+class AddressMap {
+public:
+    static constexpr uint32_t kEmpty = UINT32_MAX;
+
+    uint32_t find(uint64_t addr) const
+    {
+        if (m_slots.empty()) return kEmpty;
+        for (size_t i = slot(addr);; i = (i + 1) & m_mask) {
+            if (m_slots[i].value == kEmpty) return kEmpty;
+            if (m_slots[i].addr == addr) return m_slots[i].value;
+        }
+    }
+
+    void insert(uint64_t addr, uint32_t value)
+    {
+        if ((m_size + 1) * 2 > m_slots.size()) grow();
+        size_t i = slot(addr);
+        while (m_slots[i].value != kEmpty && m_slots[i].addr != addr)
+            i = (i + 1) & m_mask;
+        if (m_slots[i].value == kEmpty) ++m_size;
+        m_slots[i] = {addr, value};
+    }
+
+    void erase(uint64_t addr)
+    {
+        if (m_slots.empty()) return;
+        size_t i = slot(addr);
+        while (m_slots[i].addr != addr || m_slots[i].value == kEmpty) {
+            if (m_slots[i].value == kEmpty) return;
+            i = (i + 1) & m_mask;
+        }
+        // Pull later members of the probe run back so that lookups never stop early.
+        for (size_t j = (i + 1) & m_mask; m_slots[j].value != kEmpty; j = (j + 1) & m_mask) {
+            const size_t home = slot(m_slots[j].addr);
+            if (((j - home) & m_mask) >= ((j - i) & m_mask)) {
+                m_slots[i] = m_slots[j];
+                i = j;
+            }
+        }
+        m_slots[i].value = kEmpty;
+        --m_size;
+    }
+
+private:
+    struct Slot {
+        uint64_t addr = 0;
+        uint32_t value = kEmpty;
+    };
+
+    size_t slot(uint64_t addr) const
+    {
+        // Allocator addresses share their low bits; mix before masking.
+        uint64_t h = addr * 0x9e3779b97f4a7c15ull;
+        return size_t(h >> 32) & m_mask;
+    }
+
+    void grow()
+    {
+        std::vector<Slot> old = std::move(m_slots);
+        m_slots.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+        m_mask = m_slots.size() - 1;
+        m_size = 0;
+        for (const Slot& s : old)
+            if (s.value != kEmpty) insert(s.addr, s.value);
+    }
+
+    std::vector<Slot> m_slots;
+    size_t m_mask = 0;
+    size_t m_size = 0;
+};
+
 // Pairs allocations with frees the way torch's Pass A does for blocks without a tensor identity:
 // by (address, device); a free of an address that is not live is pre-existing memory, and an
 // allocation at a live address is a new version of that block.
@@ -58,16 +132,16 @@ private:
     void allocate(MemoryPoint& p, const MemoryEvent& e)
     {
         if (e.hasAddr) {
-            const auto it = m_live.find(e.addr);
-            if (it != m_live.end()) {
+            const uint32_t live = m_live.find(e.addr);
+            if (live != AddressMap::kEmpty) {
                 p.kind = MemoryPoint::Realloc;
-                p.allocation = it->second;
-                ++m_dev.allocations[it->second].reallocations;
+                p.allocation = live;
+                ++m_dev.allocations[live].reallocations;
                 ++m_dev.balance.reallocations;
                 return;
             }
             p.allocation = newAllocation(e, p.event, e.bytes);
-            m_live.emplace(e.addr, p.allocation);
+            m_live.insert(e.addr, p.allocation);
             return;
         }
         p.allocation = newAllocation(e, p.event, e.bytes);
@@ -81,11 +155,11 @@ private:
         const int64_t size = -e.bytes;
         uint32_t found = kNoIndex;
         if (e.hasAddr) {
-            const auto it = m_live.find(e.addr);
-            if (it != m_live.end()) {
-                found = it->second;
-                m_live.erase(it);
-            }
+            found = m_live.find(e.addr);
+            if (found != AddressMap::kEmpty)
+                m_live.erase(e.addr);
+            else
+                found = kNoIndex;
         } else {
             const auto it = m_bySize.find(size);
             if (it != m_bySize.end() && !it->second.empty()) {
@@ -118,7 +192,7 @@ private:
     MemoryDeviceTimeline& m_dev;
     const Trace& m_trace;
     const MemoryScopes& m_scopes;
-    std::unordered_map<uint64_t, uint32_t> m_live;
+    AddressMap m_live;
     // Traces without "Addr" (2021): live blocks per size, newest last.
     std::unordered_map<int64_t, std::vector<uint32_t>> m_bySize;
 };
@@ -224,7 +298,7 @@ MemoryTimeline MemoryTimeline::build(const Trace& trace, const MemoryBuildOption
     out.m_scopes = MemoryScopes::build(trace);
     const Column<MemoryEvent>& events = trace.memoryEvents();
 
-    std::map<MemoryDevice, std::vector<uint32_t>> byDevice;
+    std::map<MemoryDevice, BigVector<uint32_t>> byDevice;
     for (size_t i = 0; i < events.size(); ++i)
         byDevice[deviceOf(events[i])].push_back(uint32_t(i));
 
@@ -232,6 +306,7 @@ MemoryTimeline MemoryTimeline::build(const Trace& trace, const MemoryBuildOption
         MemoryDeviceTimeline dev;
         dev.device = device;
         dev.points.reserve(indices.size());
+        dev.allocations.reserve(indices.size() / 2 + 16);
         Pairing pairing(dev, trace, out.m_scopes);
         for (uint32_t i : indices) {
             const MemoryEvent& e = events[i];

@@ -4,6 +4,7 @@
 #include "analysis/memorydevice.h"
 #include "analysis/memoryscopes.h"
 #include "model/trace.h"
+#include "util/bigvector.h"
 
 #include <array>
 #include <cstdint>
@@ -93,9 +94,9 @@ struct MemoryBalance {
 
 struct MemoryDeviceTimeline {
     MemoryDevice device;
-    std::vector<MemoryPoint> points;           // allocator events, time order
-    std::vector<MemoryAllocation> allocations; // by first event; the synthetic baseline (when any) last
-    std::vector<uint32_t> outOfMemory;         // "[OutOfMemory]" events (indices into the trace)
+    BigVector<MemoryPoint> points;           // allocator events, time order
+    BigVector<MemoryAllocation> allocations; // by first event; the synthetic baseline (when any) last
+    std::vector<uint32_t> outOfMemory;       // "[OutOfMemory]" events (indices into the trace)
     MemoryBalance balance;
     // Live bytes per category before the first event: pre-existing blocks and the baseline.
     std::array<int64_t, kMemoryCategoryCount> initial{};
