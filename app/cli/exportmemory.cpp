@@ -107,6 +107,8 @@ int runExportMemory(const Args& args)
         std::fprintf(stderr, "kinetoscope: %s: %s\n", tracePath.c_str(), r.error.c_str());
         return 1;
     }
+    for (const auto& w : r.warnings)
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     const MemoryTimeline tl = MemoryTimeline::build(*r.trace);
     if (tl.empty()) {
         std::fprintf(stderr,

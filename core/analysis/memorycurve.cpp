@@ -58,7 +58,7 @@ MemoryCurveSample MemoryCurve::stateAt(TimeNs t) const
     return s;
 }
 
-std::vector<MemoryCurveSample> MemoryCurve::sample(TimeNs t0, TimeNs t1, size_t budget) const
+std::vector<MemoryCurveSample> MemoryCurve::sample(TimeNs t0, TimeNs t1, size_t budget, Keep keep) const
 {
     std::vector<MemoryCurveSample> out;
     if (empty()) return out;
@@ -75,23 +75,22 @@ std::vector<MemoryCurveSample> MemoryCurve::sample(TimeNs t0, TimeNs t1, size_t 
     s.ts = t0;
     out.push_back(s);
 
-    // Two samples per bucket: the lowest and the highest total, in time order.
-    const size_t buckets = std::max<size_t>(1, (budget - 2) / 2);
+    // Per bucket the peak (and the valley), plus the bucket's last state: the level the curve
+    // keeps through the empty buckets that may follow, so a drop is not drawn as a long ramp.
+    const bool valleys = keep == Keep::PeaksAndValleys;
+    const size_t perBucket = valleys ? 3 : 2;
+    const size_t buckets = std::max<size_t>(1, (budget - 2) / perBucket);
     const double width = double(t1 - t0) / double(buckets);
     size_t bucket = SIZE_MAX;
-    MemoryCurveSample lo, hi;
+    MemoryCurveSample lo, hi, tail;
     bool have = false;
     auto flush = [&] {
         if (!have) return;
-        if (lo.point == hi.point) {
-            out.push_back(hi);
-        } else if (lo.point < hi.point) {
-            out.push_back(lo);
-            out.push_back(hi);
-        } else {
-            out.push_back(hi);
-            out.push_back(lo);
-        }
+        MemoryCurveSample picks[3] = {hi, tail, lo};
+        const size_t n = valleys ? 3 : 2;
+        std::sort(picks, picks + n, [](const auto& x, const auto& y) { return x.point < y.point; });
+        for (size_t k = 0; k < n; ++k)
+            if (k == 0 || picks[k].point != picks[k - 1].point) out.push_back(picks[k]);
         have = false;
     };
     for (size_t i = first; i < last; ++i) {
@@ -110,11 +109,55 @@ std::vector<MemoryCurveSample> MemoryCurve::sample(TimeNs t0, TimeNs t1, size_t 
             if (s.total < lo.total) lo = s;
             if (s.total >= hi.total) hi = s;
         }
+        tail = s;
     }
     flush();
     MemoryCurveSample end = s;
     end.ts = t1;
     if (out.back().ts != t1 || out.size() == 1) out.push_back(end);
+    return out;
+}
+
+std::vector<MemoryCurve::Column> MemoryCurve::envelope(TimeNs t0, TimeNs t1, int columns) const
+{
+    std::vector<Column> out;
+    if (empty() || columns <= 0 || t1 <= t0) return out;
+    out.resize(size_t(columns));
+    const auto& pts = m_device->points;
+    const size_t first = std::upper_bound(pts.begin(), pts.end(), t0,
+                                          [](TimeNs v, const MemoryPoint& p) { return v < p.ts; }) -
+                         pts.begin();
+    MemoryCurveSample s = stateAfter(first);
+    std::array<int64_t, kMemoryCategoryCount + 1> edges{};
+    auto cumulate = [&] {
+        for (size_t k = 0; k < kMemoryCategoryCount; ++k)
+            edges[k + 1] = edges[k] + s.byCategory[k];
+    };
+    auto start = [&](Column& c) {
+        c.lo = c.hi = edges;
+        c.peak = s.byCategory;
+    };
+    auto widen = [&](Column& c) {
+        for (size_t k = 1; k <= kMemoryCategoryCount; ++k) {
+            c.lo[k] = std::min(c.lo[k], edges[k]);
+            c.hi[k] = std::max(c.hi[k], edges[k]);
+            c.peak[k - 1] = std::max(c.peak[k - 1], s.byCategory[k - 1]);
+        }
+    };
+    cumulate();
+    int column = 0;
+    start(out[0]);
+    const double width = double(t1 - t0) / columns;
+    for (size_t i = first; i < pts.size() && pts[i].ts < t1; ++i) {
+        const int c = std::min(columns - 1, int(double(pts[i].ts - t0) / width));
+        while (column < c)
+            start(out[size_t(++column)]); // columns without events hold the carried state
+        apply(s, i);
+        cumulate();
+        widen(out[size_t(column)]);
+    }
+    while (column < columns - 1)
+        start(out[size_t(++column)]);
     return out;
 }
 

@@ -35,9 +35,22 @@ public:
 
     // State after every event at or before t.
     MemoryCurveSample stateAt(TimeNs t) const;
-    // About `budget` samples over [t0, t1] in time order: the state at t0, per bucket the samples of
-    // lowest and highest total, and the state at t1. Every sample is an exact state of the curve.
-    std::vector<MemoryCurveSample> sample(TimeNs t0, TimeNs t1, size_t budget) const;
+    enum class Keep { Peaks, PeaksAndValleys };
+    // At most `budget` samples over [t0, t1] in time order: the state at t0, per time bucket the
+    // sample of highest total (and, with PeaksAndValleys, the lowest too, two per bucket), and the
+    // state at t1. Every sample is an exact state of the curve.
+    std::vector<MemoryCurveSample> sample(TimeNs t0, TimeNs t1, size_t budget, Keep keep = Keep::Peaks) const;
+    // What a stacked chart covers in one pixel column: for each edge between bands (edge k is the
+    // sum of categories 0..k-1, edge 0 being zero), its lowest and highest value within the column.
+    // Band k spans [lo[k], hi[k + 1]] there.
+    struct Column {
+        std::array<int64_t, kMemoryCategoryCount + 1> lo{};
+        std::array<int64_t, kMemoryCategoryCount + 1> hi{};
+        std::array<int64_t, kMemoryCategoryCount> peak{}; // highest bytes of each category
+    };
+    // `columns` equal slices of [t0, t1), each with the envelope of the curve inside it (the state
+    // carried in from the left included): exact, whatever the number of events per column.
+    std::vector<Column> envelope(TimeNs t0, TimeNs t1, int columns) const;
     // The allocation event nearest to t (within maxDistance), as a points index; kNoIndex if none.
     uint32_t nearestAllocation(TimeNs t, TimeNs maxDistance) const;
 

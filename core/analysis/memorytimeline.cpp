@@ -22,7 +22,7 @@ MemoryDevice deviceOf(const MemoryEvent& e)
 // most of a million-event build in node allocation.
 class AddressMap {
 public:
-    static constexpr uint32_t kEmpty = UINT32_MAX;
+    static constexpr uint32_t kEmpty = kNoIndex;
 
     uint32_t find(uint64_t addr) const
     {
@@ -155,11 +155,8 @@ private:
         const int64_t size = -e.bytes;
         uint32_t found = kNoIndex;
         if (e.hasAddr) {
-            found = m_live.find(e.addr);
-            if (found != AddressMap::kEmpty)
-                m_live.erase(e.addr);
-            else
-                found = kNoIndex;
+            found = m_live.find(e.addr); // kEmpty is kNoIndex
+            if (found != kNoIndex) m_live.erase(e.addr);
         } else {
             const auto it = m_bySize.find(size);
             if (it != m_bySize.end() && !it->second.empty()) {

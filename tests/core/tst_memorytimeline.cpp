@@ -291,7 +291,8 @@ private slots:
         const MemoryTimeline tl = MemoryTimeline::build(*trace);
         const MemoryDeviceTimeline& dev = only(tl);
         const MemoryCurve curve(&dev);
-        const auto samples = curve.sample(trace->startTime(), trace->endTime(), 200);
+        const auto samples =
+            curve.sample(trace->startTime(), trace->endTime(), 200, MemoryCurve::Keep::PeaksAndValleys);
         QVERIFY(samples.size() <= 202);
         int64_t top = 0;
         for (const auto& s : samples)
@@ -310,6 +311,32 @@ private slots:
         QVERIFY(p != kNoIndex);
         QCOMPARE(dev.points[p].bytes, int64_t(1 << 20));
         QCOMPARE(curve.nearestAllocation(TimeNs(50000) * 1000, 1000), kNoIndex);
+    }
+
+    void envelopeCoversEachColumnExactly()
+    {
+        // Hand-derived: +100 at 10 us, +50 at 15, -100 at 17, -50 at 30; two columns over
+        // [10 us, 30 us). Column 0 starts at 100 (the event at its start counts), rises to 150 and
+        // falls to 50; column 1 holds 50 (the free at 30 us is outside [10, 30)). No event carries
+        // category evidence, so every byte is Unknown: edge 8 (the total) moves, edges 0-7 stay 0.
+        auto trace =
+            TraceText().mem(10, 100, 0x1).mem(15, 50, 0x2).mem(17, -100, 0x1).mem(30, -50, 0x2).load();
+        const MemoryTimeline tl = MemoryTimeline::build(*trace);
+        const MemoryCurve curve(&only(tl));
+        const auto cols = curve.envelope(10000, 30000, 2);
+        QCOMPARE(cols.size(), size_t(2));
+        QCOMPARE(cols[0].lo[8], int64_t(50));
+        QCOMPARE(cols[0].hi[8], int64_t(150));
+        QCOMPARE(cols[0].peak[7], int64_t(150));
+        QCOMPARE(cols[0].hi[7], int64_t(0));
+        QCOMPARE(cols[1].lo[8], int64_t(50));
+        QCOMPARE(cols[1].hi[8], int64_t(50));
+        // Many more columns than events: the empty ones carry the level in from the left.
+        const auto fine = curve.envelope(10000, 30000, 20);
+        QCOMPARE(fine[3].hi[8], int64_t(100)); // [13, 14) us: before the second allocation
+        QCOMPARE(fine[6].lo[8], int64_t(150)); // [16, 17) us
+        QCOMPARE(fine[19].hi[8], int64_t(50));
+        QVERIFY(curve.envelope(30000, 10000, 4).empty());
     }
 
     void sharedTracesBalanceAndAddUp_data()

@@ -172,14 +172,27 @@ private slots:
         }
         auto trace = text.load();
         MemoryView view;
+        view.resize(1200, 800);
         view.setTrace(trace.get());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
         MemoryChartView* chart = view.chartView();
-        chart->setPointBudget(500);
-        QVERIFY(chart->sampleCount() <= 502);
+        chart->setPointBudget(300);
+        // Lines: at most the budget (plus the two ends); bands: one envelope column per pixel.
+        QVERIFY(chart->sampleCount() <= 302);
         QVERIFY(chart->sampleCount() > 100);
+        const int plotWidth = int(chart->chart()->plotArea().width());
+        QVERIFY(plotWidth > 300);
+        QCOMPARE(chart->columnCount(), plotWidth);
+        const QImage bands = chart->bandsImage();
+        QCOMPARE(bands.width(), plotWidth);
+        // 20000 blocks without category evidence: the bottom row of the bands is Unknown's grey.
+        const QColor bottom = QColor::fromRgba(bands.pixel(plotWidth / 2, bands.height() - 1));
+        QCOMPARE(bottom.red(), bottom.green());
+        QVERIFY(bottom.alpha() > 0);
         chart->setVisibleRange(10000, 12000);
         QCOMPARE(chart->visibleStart(), qint64(10000));
-        QVERIFY(chart->sampleCount() <= 502);
+        QVERIFY(chart->sampleCount() <= 302);
         chart->setVisibleRange(0, 0); // empty: whole trace
         QCOMPARE(chart->visibleStart(), qint64(trace->startTime()));
     }

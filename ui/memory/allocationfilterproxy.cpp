@@ -2,11 +2,19 @@
 
 #include "memory/allocationtablemodel.h"
 
+#include <limits>
+
 namespace ks {
 
 AllocationFilterProxy::AllocationFilterProxy(QObject* parent) : QSortFilterProxyModel(parent)
 {
     setSortRole(AllocationTableModel::SortRole);
+}
+
+void AllocationFilterProxy::setSourceModel(QAbstractItemModel* model)
+{
+    m_allocations = qobject_cast<const AllocationTableModel*>(model);
+    QSortFilterProxyModel::setSourceModel(model);
 }
 
 void AllocationFilterProxy::setCategory(int category)
@@ -20,6 +28,7 @@ void AllocationFilterProxy::setText(const QString& text)
 {
     if (text == m_text) return;
     m_text = text;
+    m_needle = text.toLower().toStdString();
     invalidateFilter();
 }
 
@@ -39,28 +48,22 @@ void AllocationFilterProxy::clearAliveWithin()
     invalidateFilter();
 }
 
-bool AllocationFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+bool AllocationFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const
 {
-    const QAbstractItemModel* m = sourceModel();
-    if (!m) return false;
-    const QModelIndex first = m->index(sourceRow, 0, sourceParent);
-    if (m_category >= 0 && m->data(first, AllocationTableModel::CategoryRole).toInt() != m_category)
-        return false;
+    const MemoryAllocation* a = m_allocations ? m_allocations->allocation(sourceRow) : nullptr;
+    if (!a) return false;
+    if (m_category >= 0 && int(a->category) != m_category) return false;
     if (m_window) {
-        const qint64 a = m->data(first, AllocationTableModel::AllocTimeRole).toLongLong();
-        const qint64 f = m->data(first, AllocationTableModel::FreeTimeRole).toLongLong();
-        if (a > m_end || f < m_start) return false;
+        const TimeNs freed = a->freeTs == kNoTime ? std::numeric_limits<TimeNs>::max() : a->freeTs;
+        if (a->allocTs > m_end || freed < m_start) return false;
     }
-    if (!m_text.isEmpty()) {
-        for (int c : {AllocationTableModel::Address, AllocationTableModel::Category,
-                      AllocationTableModel::AllocatedBy, AllocationTableModel::FreedBy})
-            if (m->data(m->index(sourceRow, c, sourceParent))
-                    .toString()
-                    .contains(m_text, Qt::CaseInsensitive))
-                return true;
-        return false;
-    }
-    return true;
+    return m_needle.empty() || m_allocations->matches(sourceRow, m_needle);
+}
+
+bool AllocationFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    if (m_allocations) return m_allocations->lessThan(left.row(), right.row(), left.column());
+    return QSortFilterProxyModel::lessThan(left, right);
 }
 
 } // namespace ks

@@ -3,7 +3,11 @@
 #include "memory/memoryformat.h"
 
 #include <QColor>
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <limits>
+#include <tuple>
 
 namespace ks {
 
@@ -39,6 +43,63 @@ QString AllocationTableModel::opName(SliceRef op) const
 {
     if (!op.valid() || !m_timeline || !m_timeline->trace()) return QString();
     return QString::fromUtf8(m_timeline->trace()->sliceName(op));
+}
+
+std::string_view AllocationTableModel::opView(SliceRef op) const
+{
+    if (!op.valid() || !m_timeline || !m_timeline->trace()) return {};
+    return m_timeline->trace()->sliceName(op);
+}
+
+bool AllocationTableModel::lessThan(int rowA, int rowB, int column) const
+{
+    const MemoryAllocation* a = allocation(rowA);
+    const MemoryAllocation* b = allocation(rowB);
+    if (!a || !b) return a < b;
+    // Alive blocks sort after every free time, pre-existing ones before every allocation time.
+    auto freeKey = [](const MemoryAllocation* x) {
+        return x->freeTs == kNoTime ? std::numeric_limits<TimeNs>::max() : x->freeTs;
+    };
+    auto lifetime = [](const MemoryAllocation* x) {
+        return x->allocTs != kNoTime && x->freeTs != kNoTime ? x->freeTs - x->allocTs : TimeNs(-1);
+    };
+    switch (column) {
+    case Address:
+        return std::tuple(a->flags & MemoryAllocation::kBaseline, a->addr) <
+               std::tuple(b->flags & MemoryAllocation::kBaseline, b->addr);
+    case Size:
+        return a->bytes < b->bytes;
+    case Category:
+        return a->category < b->category;
+    case AllocatedAt:
+        return a->allocTs < b->allocTs;
+    case AllocatedBy:
+        return opView(a->allocOp) < opView(b->allocOp);
+    case FreedAt:
+        return freeKey(a) < freeKey(b);
+    case FreedBy:
+        return opView(a->freeOp) < opView(b->freeOp);
+    case Lifetime:
+        return lifetime(a) < lifetime(b);
+    case Rule:
+        return memoryRuleId(a->rule) < memoryRuleId(b->rule);
+    }
+    return rowA < rowB;
+}
+
+bool AllocationTableModel::matches(int row, std::string_view needle) const
+{
+    const MemoryAllocation* a = allocation(row);
+    if (!a) return false;
+    auto contains = [needle](std::string_view hay) {
+        return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char x, char y) {
+                   return std::tolower(static_cast<unsigned char>(x)) == y;
+               }) != hay.end();
+    };
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(a->addr));
+    return contains(addr) || contains(memoryCategoryName(a->category)) || contains(opView(a->allocOp)) ||
+           contains(opView(a->freeOp));
 }
 
 QString AllocationTableModel::timeText(TimeNs t, bool before) const

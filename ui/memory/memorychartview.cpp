@@ -1,8 +1,11 @@
 #include "memory/memorychartview.h"
 
+#include "memory/memorybandsitem.h"
 #include "memory/memoryformat.h"
 
 #include <QAreaSeries>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
@@ -11,6 +14,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace ks {
 
@@ -51,17 +55,14 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QChartView(parent)
     setMouseTracking(true);
     setRubberBand(QChartView::NoRubberBand);
 
-    // The edges are shared between neighbouring bands (upper of one, lower of the next); they are
-    // owned here, not by the chart.
-    for (auto& e : m_edges)
-        e = new QLineSeries(this);
+    // Empty area series: legend entries and the axes' value mapping; MemoryBandsItem draws.
     for (size_t b = 0; b < kMemoryCategoryCount; ++b) {
-        auto* area = new QAreaSeries(m_edges[b + 1], m_edges[b]);
+        auto* area = new QAreaSeries(new QLineSeries(this));
         area->setName(QString::fromLatin1(memoryCategoryLabel(MemoryCategory(b))));
         QColor fill = categoryColor(b);
-        fill.setAlphaF(0.7);
+        fill.setAlphaF(0.75);
         area->setBrush(fill);
-        area->setPen(QPen(categoryColor(b), 1));
+        area->setPen(Qt::NoPen);
         c->addSeries(area);
         m_areas[b] = area;
     }
@@ -97,6 +98,19 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QChartView(parent)
         s->attachAxis(m_axisX);
         s->attachAxis(m_axisY);
     }
+    // Above the grid, below the axes and the line series.
+    m_bands = new MemoryBandsItem(c);
+    m_bands->setZValue(2.5);
+    m_selectionItem = new QGraphicsRectItem(c);
+    m_selectionItem->setPen(QPen(QColor(60, 120, 220), 1));
+    m_selectionItem->setBrush(QColor(60, 120, 220, 40));
+    m_selectionItem->setZValue(20);
+    m_selectionItem->hide();
+    m_cursorItem = new QGraphicsLineItem(c);
+    m_cursorItem->setPen(QPen(QColor(0, 0, 0, 120), 1, Qt::DashLine));
+    m_cursorItem->setZValue(21);
+    m_cursorItem->hide();
+    connect(c, &QChart::plotAreaChanged, this, [this] { rebuild(); });
     rebuild();
 }
 
@@ -138,22 +152,29 @@ void MemoryChartView::setSelection(qint64 start, qint64 end)
     m_hasSelection = true;
     m_selStart = std::min(start, end);
     m_selEnd = std::max(start, end);
-    viewport()->update();
+    placeOverlays();
 }
 
 void MemoryChartView::clearSelection()
 {
     m_hasSelection = false;
-    viewport()->update();
+    placeOverlays();
 }
 
 void MemoryChartView::rebuild()
 {
+    // Setting the axes below can move the plot area, which calls back here once.
+    if (m_rebuilding) return;
+    m_rebuilding = true;
     const MemoryDeviceTimeline* dev = m_curve.device();
-    m_samples = m_curve.sample(m_start, m_end, size_t(m_budget));
+    const QRectF plot = chart()->plotArea();
+    const int columns = std::max(16, int(plot.width()));
+    m_samples = m_curve.sample(m_start, m_end, size_t(std::min(m_budget, columns)), MemoryCurve::Keep::Peaks);
+    m_columns = m_curve.envelope(m_start, m_end > m_start ? m_end : m_start + 1, columns);
 
     // One unit for the whole axis, picked from the device's peak so it does not jump when zooming.
-    int64_t top = dev ? std::max({dev->peakLive, dev->maxReportedAllocated, dev->maxReportedReserved}) : 0;
+    const int64_t top =
+        dev ? std::max({dev->peakLive, dev->maxReportedAllocated, dev->maxReportedReserved}) : 0;
     const char* unitName = "B";
     m_unit = 1;
     for (const char* u : {"KiB", "MiB", "GiB"}) {
@@ -163,36 +184,42 @@ void MemoryChartView::rebuild()
     }
     m_axisY->setTitleText(tr("Memory (%1)").arg(QString::fromLatin1(unitName)));
 
-    std::array<QList<QPointF>, kMemoryCategoryCount + 1> edges;
+    // Memory changes in steps: each line holds its value until the next sample.
     QList<QPointF> allocated, reserved, running;
-    std::array<bool, kMemoryCategoryCount> used{};
+    auto stepTo = [](QList<QPointF>& line, double x, double y) {
+        if (!line.isEmpty() && line.back().y() != y) line.append(QPointF(x, line.back().y()));
+        line.append(QPointF(x, y));
+    };
     bool anyReported = false, anyReserved = false;
+    double yMax = 1;
     for (const MemoryCurveSample& s : m_samples) {
         const double x = toX(s.ts);
-        int64_t sum = 0;
-        edges[0].append(QPointF(x, 0));
-        for (size_t b = 0; b < kMemoryCategoryCount; ++b) {
-            sum += s.byCategory[b];
-            used[b] |= s.byCategory[b] != 0;
-            edges[b + 1].append(QPointF(x, double(sum) / m_unit));
-        }
         if (s.reportedAllocated >= 0) {
-            allocated.append(QPointF(x, double(s.reportedAllocated) / m_unit));
+            stepTo(allocated, x, double(s.reportedAllocated) / m_unit);
             anyReported = true;
+            yMax = std::max(yMax, double(s.reportedAllocated) / m_unit);
         }
         if (s.reportedReserved >= 0) {
-            reserved.append(QPointF(x, double(s.reportedReserved) / m_unit));
+            stepTo(reserved, x, double(s.reportedReserved) / m_unit);
             anyReserved = true;
+            yMax = std::max(yMax, double(s.reportedReserved) / m_unit);
         }
-        running.append(QPointF(x, double(s.runningSum) / m_unit));
+        stepTo(running, x, double(s.runningSum) / m_unit);
     }
-    for (size_t e = 0; e < edges.size(); ++e)
-        m_edges[e]->replace(edges[e]);
+    std::array<bool, kMemoryCategoryCount> used{};
+    for (const MemoryCurve::Column& c : m_columns) {
+        yMax = std::max(yMax, double(c.hi[kMemoryCategoryCount]) / m_unit);
+        for (size_t b = 0; b < kMemoryCategoryCount; ++b)
+            used[b] = used[b] || c.peak[b] > 0;
+    }
     m_reportedAllocated->replace(allocated);
     m_reportedReserved->replace(reserved);
     // The running sum only tells something when it disagrees with the allocator's totals.
     const bool showRunning = dev && dev->balance.hasTotals && !dev->balance.ok();
     m_runningSum->replace(showRunning ? running : QList<QPointF>());
+    if (showRunning)
+        for (const QPointF& p : running)
+            yMax = std::max(yMax, p.y());
 
     QList<QPointF> peak;
     if (dev && dev->peakLiveTs >= m_start && dev->peakLiveTs <= m_end && dev->peakLive > 0) {
@@ -215,27 +242,50 @@ void MemoryChartView::rebuild()
     for (QLegendMarker* m : legend->markers(m_peak))
         m->setVisible(false);
 
-    double yMax = 1;
-    for (const MemoryCurveSample& s : m_samples) {
-        yMax = std::max({yMax, double(s.total) / m_unit, double(s.reportedAllocated) / m_unit,
-                         double(s.reportedReserved) / m_unit,
-                         showRunning ? double(s.runningSum) / m_unit : 0.0});
-    }
     const double x0 = toX(m_start), x1 = toX(m_end > m_start ? m_end : m_start + 1);
-    m_axisX->setRange(x0, x1);
-    // Ticks on round numbers, anchored at 0 so that they stay put while the range moves.
+    // Ticks on round numbers, anchored at 0 so that they stay put while the range moves. Fixed
+    // ticks while the range changes: the old interval over a much wider range would ask the axis
+    // for millions of ticks.
     const double xStep = niceStep((x1 - x0) / 8);
-    m_axisX->setTickType(QValueAxis::TicksDynamic);
-    m_axisX->setTickAnchor(0);
-    m_axisX->setTickInterval(xStep);
-    m_axisX->setLabelFormat(labelFormat(xStep));
     const double yStep = niceStep(yMax * 1.05 / 6);
-    m_axisY->setRange(0, std::ceil(yMax * 1.05 / yStep) * yStep);
-    m_axisY->setTickType(QValueAxis::TicksDynamic);
-    m_axisY->setTickAnchor(0);
-    m_axisY->setTickInterval(yStep);
-    m_axisY->setLabelFormat(labelFormat(yStep));
-    viewport()->update();
+    const double yTop = std::ceil(yMax * 1.05 / yStep) * yStep;
+    for (auto [axis, lo, hi, step] :
+         {std::tuple(m_axisX, x0, x1, xStep), std::tuple(m_axisY, 0.0, yTop, yStep)}) {
+        axis->setTickType(QValueAxis::TicksFixed);
+        axis->setRange(lo, hi);
+        axis->setTickAnchor(0);
+        axis->setTickInterval(step);
+        axis->setLabelFormat(labelFormat(step));
+        axis->setTickType(QValueAxis::TicksDynamic);
+    }
+
+    // The plot area may have moved with the new axis labels: lay the bands out in the final one.
+    const QRectF finalPlot = chart()->plotArea();
+    if (int(finalPlot.width()) != columns)
+        m_columns = m_curve.envelope(m_start, m_end > m_start ? m_end : m_start + 1,
+                                     std::max(16, int(finalPlot.width())));
+    m_bands->update(m_columns, finalPlot, yTop * m_unit);
+    placeOverlays();
+    m_rebuilding = false;
+}
+
+void MemoryChartView::placeOverlays()
+{
+    const QRectF plot = chart()->plotArea();
+    if (m_hasSelection && !m_curve.empty()) {
+        const double a = chart()->mapToPosition(QPointF(toX(m_selStart), 0), m_areas[0]).x();
+        const double b = chart()->mapToPosition(QPointF(toX(m_selEnd), 0), m_areas[0]).x();
+        const double l = std::max(plot.left(), std::min(a, b)), r = std::min(plot.right(), std::max(a, b));
+        m_selectionItem->setRect(QRectF(QPointF(l, plot.top()), QPointF(std::max(l, r), plot.bottom())));
+        m_selectionItem->setVisible(r >= l);
+    } else {
+        m_selectionItem->hide();
+    }
+}
+
+QImage MemoryChartView::bandsImage() const
+{
+    return m_bands->image();
 }
 
 qint64 MemoryChartView::timeAtViewportX(int x) const
@@ -274,7 +324,7 @@ void MemoryChartView::mouseMoveEvent(QMouseEvent* event)
         if (m_hoverX >= 0) {
             m_hoverX = -1;
             QToolTip::hideText();
-            viewport()->update();
+            m_cursorItem->hide();
         }
         return;
     }
@@ -282,14 +332,17 @@ void MemoryChartView::mouseMoveEvent(QMouseEvent* event)
     const qint64 t = timeAtViewportX(m_hoverX);
     const QString text = describeAt(t);
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    const QRectF plot = chart()->plotArea();
+    const double x = chart()->mapFromScene(scene).x();
+    m_cursorItem->setLine(QLineF(x, plot.top(), x, plot.bottom()));
+    m_cursorItem->show();
     emit hovered(t, text);
-    viewport()->update();
 }
 
 void MemoryChartView::leaveEvent(QEvent* event)
 {
     m_hoverX = -1;
-    viewport()->update();
+    m_cursorItem->hide();
     QChartView::leaveEvent(event);
 }
 
@@ -306,33 +359,6 @@ void MemoryChartView::mousePressEvent(QMouseEvent* event)
     const MemoryDeviceTimeline* dev = m_curve.device();
     const MemoryAllocation& a = dev->allocations[dev->points[p].allocation];
     if (a.allocOp.valid()) emit opSelected(a.allocOp);
-}
-
-void MemoryChartView::drawForeground(QPainter* painter, const QRectF& rect)
-{
-    QChartView::drawForeground(painter, rect);
-    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
-    painter->save();
-    if (m_hasSelection) {
-        const double x0 =
-            chart()->mapToScene(chart()->mapToPosition(QPointF(toX(m_selStart), 0), m_areas[0])).x();
-        const double x1 =
-            chart()->mapToScene(chart()->mapToPosition(QPointF(toX(m_selEnd), 0), m_areas[0])).x();
-        QRectF band(QPointF(std::max(plot.left(), std::min(x0, x1)), plot.top()),
-                    QPointF(std::min(plot.right(), std::max(x0, x1)), plot.bottom()));
-        if (band.width() >= 0) {
-            painter->fillRect(band, QColor(60, 120, 220, 40));
-            painter->setPen(QPen(QColor(60, 120, 220), 1));
-            painter->drawLine(band.topLeft(), band.bottomLeft());
-            painter->drawLine(band.topRight(), band.bottomRight());
-        }
-    }
-    if (m_hoverX >= 0) {
-        const double x = mapToScene(QPoint(m_hoverX, 0)).x();
-        painter->setPen(QPen(QColor(0, 0, 0, 120), 1, Qt::DashLine));
-        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-    }
-    painter->restore();
 }
 
 } // namespace ks
