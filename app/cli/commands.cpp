@@ -9,6 +9,8 @@ const std::vector<Command>& commands()
     static const std::vector<Command> list = {
         {"info", "print what a trace holds: processes, tracks, event counts, metadata", runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
+        {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",
+         runExportMemory},
     };
     return list;
 }

@@ -4,3 +4,5 @@
 add_executable(ks_c_client ${CMAKE_CURRENT_LIST_DIR}/../capi/c_client.c)
 set_target_properties(ks_c_client PROPERTIES LINKER_LANGUAGE C)
 target_link_libraries(ks_c_client PRIVATE kinetoscope_shared Threads::Threads)
+# The memory export test reads back the gzip files it writes.
+target_link_libraries(tst_memoryexport PRIVATE ZLIB::ZLIB)
