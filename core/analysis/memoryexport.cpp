@@ -1,7 +1,7 @@
 #include "analysis/memoryexport.h"
 
 #include "analysis/memorychart.h"
-#include "analysis/memoryfilewrite.h"
+#include "util/atomicfile.h"
 #include "util/base64.h"
 #include "util/png.h"
 
@@ -275,7 +275,17 @@ bool exportMemoryTimeline(const MemoryTimeline& timeline, MemoryDevice device, c
         break;
     }
     const bool gzip = format == MemoryExportFormat::JsonGz || format == MemoryExportFormat::RawJsonGz;
-    return writeFileAtomically(path, body, gzip, error);
+    // torch writes its .gz exports through Python's gzip module: level 9, with its header fields.
+    AtomicFile::Options o;
+    o.compression = gzip ? AtomicFile::Compression::Gzip : AtomicFile::Compression::None;
+    o.gzipLevel = 9;
+    o.pythonGzipHeader = true;
+    AtomicFile f(path, o);
+    if (!f.open() || !f.write(body) || !f.commit()) {
+        error = f.error();
+        return false;
+    }
+    return true;
 }
 
 } // namespace ks

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <random>
 #include <sys/stat.h>
@@ -61,6 +62,9 @@ struct AtomicFile::Gzip {
     z_stream z{};
     bool initialized = false;
     std::string out;
+    // zlib keeps pointers to the header until it has written it.
+    gz_header header{};
+    std::string name;
 
     ~Gzip()
     {
@@ -165,6 +169,17 @@ bool AtomicFile::open()
         if (deflateInit2(&m_gzip->z, m_options.gzipLevel, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
             return fail("cannot start gzip compression for " + m_path, 0);
         m_gzip->initialized = true;
+        if (m_options.pythonGzipHeader) {
+            const size_t slash = m_path.find_last_of('/');
+            m_gzip->name = slash == std::string::npos ? m_path : m_path.substr(slash + 1);
+            if (m_gzip->name.size() > 3 && m_gzip->name.ends_with(".gz"))
+                m_gzip->name.resize(m_gzip->name.size() - 3);
+            m_gzip->header.time = uLong(std::time(nullptr));
+            m_gzip->header.os = 255;
+            m_gzip->header.name = reinterpret_cast<Bytef*>(m_gzip->name.data());
+            if (deflateSetHeader(&m_gzip->z, &m_gzip->header) != Z_OK)
+                return fail("cannot set the gzip header for " + m_path, 0);
+        }
         m_gzip->out.resize(m_options.bufferSize);
     }
     m_buffer.reserve(m_options.bufferSize);

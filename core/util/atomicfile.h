@@ -30,6 +30,9 @@ public:
         int gzipLevel = 6;
         // Bytes buffered before each write to the file (and before each deflate call).
         size_t bufferSize = 1 << 20;
+        // Give the gzip member the header Python's gzip module writes (FNAME = the target's base name
+        // without ".gz", OS = 255, the current time), as torch's .gz exports have.
+        bool pythonGzipHeader = false;
     };
 
     explicit AtomicFile(std::string path);
