@@ -1,0 +1,52 @@
+#pragma once
+
+#include "analysis/counterlod.h"
+#include "analysis/lod.h"
+#include "timeline/timewindow.h"
+
+#include <memory>
+#include <vector>
+
+namespace ks::ui {
+
+class TraceDocument;
+struct Highlight;
+
+// What the painter draws for the current (time window, width): LOD items per slice track,
+// columns per counter, and the highlight tick columns. Filled lazily for the tracks that come into
+// view and dropped as a whole when the window or width changes, so hover, selection and vertical
+// scrolling repaint from here without querying the trace again.
+class TimelineGeometry {
+public:
+    struct Key {
+        TimeWindow window;
+        int width = 0;
+        bool operator==(const Key&) const = default;
+    };
+
+    void reset(const TraceDocument* doc);
+    // Makes key current; returns true when that discarded cached geometry.
+    bool setKey(const Key& key);
+    const Key& key() const { return m_key; }
+
+    const std::vector<LodItem>& sliceItems(TrackId track);
+    const std::vector<CounterColumn>& counterColumns(const CounterTrack* counter);
+    // Pixel columns (0..width) holding at least one highlighted occurrence.
+    const std::vector<int>& highlightColumns(const Highlight* highlight);
+
+    // Queries made since the last reset (tests and the frame log use it).
+    uint64_t queryCount() const { return m_queries; }
+
+private:
+    const TraceDocument* m_doc = nullptr;
+    Key m_key;
+    std::vector<std::vector<LodItem>> m_items; // by TrackId
+    std::vector<uint8_t> m_itemsValid;
+    std::vector<std::pair<const CounterTrack*, std::vector<CounterColumn>>> m_counters;
+    const Highlight* m_highlightFor = nullptr;
+    std::vector<int> m_highlightColumns;
+    bool m_highlightValid = false;
+    uint64_t m_queries = 0;
+};
+
+} // namespace ks::ui
