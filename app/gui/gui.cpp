@@ -71,15 +71,17 @@ int runGui(int argc, char** argv)
     }
     if (!haveDisplay()) {
         // Without a display Qt would abort; describe the trace on the terminal instead.
-        std::string file = args.files.isEmpty() ? ks::cli::sampleTracePath() : args.files.front().toStdString();
+        std::string file =
+            args.files.isEmpty() ? ks::cli::sampleTracePath() : args.files.front().toStdString();
         if (file.empty()) {
             std::fprintf(stderr, "kinetoscope: no display available and no trace given\n");
             return 2;
         }
-        std::fprintf(stderr,
-                     "kinetoscope: no display available (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset); "
-                     "describing %s instead\n",
-                     file.c_str());
+        std::fprintf(
+            stderr,
+            "kinetoscope: no display available (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset); "
+            "describing %s instead\n",
+            file.c_str());
         return ks::cli::runInfo({file});
     }
 
@@ -92,12 +94,10 @@ int runGui(int argc, char** argv)
         return ks::app::runScreenshot(args.files.front(), args.screenshot, QSize(args.width, args.height));
 
     QStringList files = args.files;
-    if (files.isEmpty() && args.restore)
-        files = ks::ui::recentfiles::lastSession();
+    if (files.isEmpty() && args.restore) files = ks::ui::recentfiles::lastSession();
     if (files.isEmpty()) {
         const std::string sample = ks::cli::sampleTracePath();
-        if (!sample.empty())
-            files << QString::fromStdString(sample);
+        if (!sample.empty()) files << QString::fromStdString(sample);
     }
     auto* window = new ks::ui::MainWindow;
     window->show();

@@ -12,7 +12,10 @@ DocumentLoader::DocumentLoader(QObject* parent) : QObject(parent)
     connect(&m_poll, &QTimer::timeout, this, &DocumentLoader::poll);
 }
 
-DocumentLoader::~DocumentLoader() { m_jobs.cancel(); }
+DocumentLoader::~DocumentLoader()
+{
+    m_jobs.cancel();
+}
 
 void DocumentLoader::start(const QString& path)
 {
@@ -42,15 +45,15 @@ void DocumentLoader::start(const QString& path)
             const TraceDocument& d = *result.document;
             qCInfo(lcLoad, "loaded %s: %.1f MB in %.3f s (%.1f MB/s), analyses %.3f s", qPrintable(m_path),
                    double(d.loadStats.jsonBytes) / 1e6, d.loadSeconds,
-                   d.loadSeconds > 0 ? double(d.loadStats.jsonBytes) / 1e6 / d.loadSeconds : 0.0, d.analysisSeconds);
+                   d.loadSeconds > 0 ? double(d.loadStats.jsonBytes) / 1e6 / d.loadSeconds : 0.0,
+                   d.analysisSeconds);
             emit loaded(result.document);
         });
 }
 
 void DocumentLoader::cancel()
 {
-    if (!m_loading)
-        return;
+    if (!m_loading) return;
     m_jobs.cancel();
     m_loading = false;
     m_poll.stop();
@@ -59,8 +62,7 @@ void DocumentLoader::cancel()
 
 void DocumentLoader::poll()
 {
-    if (m_progress)
-        emit progress(qint64(m_progress->done.load()), qint64(m_progress->total.load()));
+    if (m_progress) emit progress(qint64(m_progress->done.load()), qint64(m_progress->total.load()));
 }
 
 } // namespace ks::ui

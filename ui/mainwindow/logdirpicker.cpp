@@ -10,13 +10,14 @@
 
 namespace ks::ui {
 
-LogdirPicker::LogdirPicker(const QString& dir, std::vector<LogdirEntry> entries, QWidget* parent) : QDialog(parent)
+LogdirPicker::LogdirPicker(const QString& dir, std::vector<LogdirEntry> entries, QWidget* parent)
+    : QDialog(parent)
 {
     setWindowTitle(QStringLiteral("Choose a trace"));
     resize(760, 420);
     auto* layout = new QVBoxLayout(this);
-    auto* label = new QLabel(QStringLiteral("%1 profiler traces in <b>%2</b>").arg(entries.size()).arg(dir.toHtmlEscaped()),
-                             this);
+    auto* label = new QLabel(
+        QStringLiteral("%1 profiler traces in <b>%2</b>").arg(entries.size()).arg(dir.toHtmlEscaped()), this);
     layout->addWidget(label);
     m_model = new LogdirModel(this);
     m_model->setEntries(std::move(entries));

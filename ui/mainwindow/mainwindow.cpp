@@ -90,12 +90,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                                     .arg(QFileInfo(m_loader->path()).fileName().toHtmlEscaped(),
                                          formatBytes(double(done)), formatBytes(double(total))));
     });
-    connect(m_loader, &DocumentLoader::loaded, this, [this](std::shared_ptr<TraceDocument> doc) { setDocument(doc); });
+    connect(m_loader, &DocumentLoader::loaded, this,
+            [this](std::shared_ptr<TraceDocument> doc) { setDocument(doc); });
     connect(m_loader, &DocumentLoader::failed, this, [this](const QString& path, const QString& error) {
         m_stack->setCurrentWidget(m_doc ? m_timelinePage : m_startPage);
         if (m_interactive)
-            QMessageBox::critical(this, QStringLiteral("Cannot open trace"),
-                                  QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
+            QMessageBox::critical(
+                this, QStringLiteral("Cannot open trace"),
+                QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
         emit loadFailed(path, error);
     });
     connect(m_loader, &DocumentLoader::cancelled, this, [this] {
@@ -105,11 +107,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     connect(m_timeline, &TimelineView::sliceSelected, m_details, &DetailsPanel::showSlice);
-    connect(m_details, &DetailsPanel::sliceActivated, this, [this](SliceRef r) { m_timeline->selectSlice(r, true); });
-    connect(m_timeline, &TimelineView::rangeSelected, this, [this](qint64 t0, qint64 t1, std::vector<TrackId> tracks) {
-        m_range->setRange(t0, t1, tracks);
-        m_analysisTabs->setCurrentWidget(m_range);
-    });
+    connect(m_details, &DetailsPanel::sliceActivated, this,
+            [this](SliceRef r) { m_timeline->selectSlice(r, true); });
+    connect(m_timeline, &TimelineView::rangeSelected, this,
+            [this](qint64 t0, qint64 t1, std::vector<TrackId> tracks) {
+                m_range->setRange(t0, t1, tracks);
+                m_analysisTabs->setCurrentWidget(m_range);
+            });
     connect(m_timeline, &TimelineView::rangeCleared, m_range, &RangePanel::clear);
     connect(m_timeline, &TimelineView::matchChanged, this, &MainWindow::onMatchChanged);
     connect(m_timeline, &TimelineView::windowChanged, this, [this] {
@@ -132,18 +136,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_stack->setCurrentWidget(m_startPage);
 }
 
-MainWindow::~MainWindow() { windows().removeAll(QPointer<MainWindow>(this)); }
+MainWindow::~MainWindow()
+{
+    windows().removeAll(QPointer<MainWindow>(this));
+}
 
 QWidget* MainWindow::buildStartPage()
 {
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->addStretch(2);
-    auto* title = new QLabel(QStringLiteral("<div style='font-size:20px;color:#2a2f36'>Kinetoscope</div>"
-                                            "<div style='color:#6b7380;margin-top:6px'>Open a PyTorch profiler trace "
-                                            "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
-                                            "or drop one on this window.</div>"),
-                             page);
+    auto* title =
+        new QLabel(QStringLiteral("<div style='font-size:20px;color:#2a2f36'>Kinetoscope</div>"
+                                  "<div style='color:#6b7380;margin-top:6px'>Open a PyTorch profiler trace "
+                                  "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
+                                  "or drop one on this window.</div>"),
+                   page);
     title->setAlignment(Qt::AlignCenter);
     layout->addWidget(title);
     auto* open = new QPushButton(QStringLiteral("Open trace…"), page);
@@ -207,14 +215,17 @@ void MainWindow::buildDocks()
     resizeDocks({m_analysisDock}, {260}, Qt::Vertical);
 }
 
-void MainWindow::addAnalysisTab(QWidget* page, const QString& title) { m_analysisTabs->addTab(page, title); }
+void MainWindow::addAnalysisTab(QWidget* page, const QString& title)
+{
+    m_analysisTabs->addTab(page, title);
+}
 
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
-    file->addAction(QStringLiteral("Open &Log Directory…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")), this,
-                    &MainWindow::openFolderDialog);
+    file->addAction(QStringLiteral("Open &Log Directory…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")),
+                    this, &MainWindow::openFolderDialog);
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addSeparator();
@@ -223,17 +234,20 @@ void MainWindow::buildMenus()
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     m_viewMenu->addAction(QStringLiteral("&Find…"), QKeySequence::Find, m_search, &SearchBar::activate);
-    m_viewMenu->addAction(QStringLiteral("Find &Next"), QKeySequence::FindNext, m_timeline, &TimelineView::nextMatch);
+    m_viewMenu->addAction(QStringLiteral("Find &Next"), QKeySequence::FindNext, m_timeline,
+                          &TimelineView::nextMatch);
     m_viewMenu->addAction(QStringLiteral("Find &Previous"), QKeySequence::FindPrevious, m_timeline,
                           &TimelineView::previousMatch);
     m_viewMenu->addSeparator();
     // Single-letter keys belong to the timeline (they must not fire while typing in a field), so the
     // menu only names them.
-    m_viewMenu->addAction(QStringLiteral("Zoom &In\tW / Ctrl+Wheel"), this, [this] { m_timeline->zoomBy(0.7); });
+    m_viewMenu->addAction(QStringLiteral("Zoom &In\tW / Ctrl+Wheel"), this,
+                          [this] { m_timeline->zoomBy(0.7); });
     m_viewMenu->addAction(QStringLiteral("Zoom &Out\tS"), this, [this] { m_timeline->zoomBy(1 / 0.7); });
     m_viewMenu->addAction(QStringLiteral("Pan &Left\tA"), this, [this] { m_timeline->panBy(-0.15); });
     m_viewMenu->addAction(QStringLiteral("Pan &Right\tD"), this, [this] { m_timeline->panBy(0.15); });
-    m_viewMenu->addAction(QStringLiteral("Zoom to &Selection\tF"), this, [this] { m_timeline->zoomToSelection(); });
+    m_viewMenu->addAction(QStringLiteral("Zoom to &Selection\tF"), this,
+                          [this] { m_timeline->zoomToSelection(); });
     m_viewMenu->addAction(QStringLiteral("&Fit Whole Trace\tHome"), this, [this] { m_timeline->fitAll(); });
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(QStringLiteral("&Collapse All Groups"), this,
@@ -257,16 +271,17 @@ void MainWindow::showShortcuts()
 {
     QMessageBox::information(
         this, QStringLiteral("Keyboard and mouse"),
-        QStringLiteral("<table>"
-                       "<tr><td><b>W / S</b></td><td>zoom in / out (also Ctrl+wheel, pinch)</td></tr>"
-                       "<tr><td><b>A / D</b></td><td>pan left / right (also drag, Shift+wheel)</td></tr>"
-                       "<tr><td><b>F</b></td><td>zoom to the selected slice or range</td></tr>"
-                       "<tr><td><b>Home</b></td><td>fit the whole trace</td></tr>"
-                       "<tr><td><b>Shift+drag</b></td><td>select a time range over the tracks crossed</td></tr>"
-                       "<tr><td><b>Drag in ruler</b></td><td>select a time range over all tracks</td></tr>"
-                       "<tr><td><b>Click / double-click</b></td><td>select / zoom to a slice</td></tr>"
-                       "<tr><td><b>Ctrl+F, F3</b></td><td>find slices, next / previous match</td></tr>"
-                       "<tr><td><b>Esc</b></td><td>clear the selection</td></tr></table>"));
+        QStringLiteral(
+            "<table>"
+            "<tr><td><b>W / S</b></td><td>zoom in / out (also Ctrl+wheel, pinch)</td></tr>"
+            "<tr><td><b>A / D</b></td><td>pan left / right (also drag, Shift+wheel)</td></tr>"
+            "<tr><td><b>F</b></td><td>zoom to the selected slice or range</td></tr>"
+            "<tr><td><b>Home</b></td><td>fit the whole trace</td></tr>"
+            "<tr><td><b>Shift+drag</b></td><td>select a time range over the tracks crossed</td></tr>"
+            "<tr><td><b>Drag in ruler</b></td><td>select a time range over all tracks</td></tr>"
+            "<tr><td><b>Click / double-click</b></td><td>select / zoom to a slice</td></tr>"
+            "<tr><td><b>Ctrl+F, F3</b></td><td>find slices, next / previous match</td></tr>"
+            "<tr><td><b>Esc</b></td><td>clear the selection</td></tr></table>"));
 }
 
 void MainWindow::updateRecentMenu()
@@ -275,30 +290,34 @@ void MainWindow::updateRecentMenu()
     const QStringList files = recentfiles::list();
     for (const QString& f : files)
         m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openPath(f); })->setToolTip(f);
-    if (files.isEmpty())
-        m_recentMenu->addAction(QStringLiteral("(none)"))->setEnabled(false);
+    if (files.isEmpty()) m_recentMenu->addAction(QStringLiteral("(none)"))->setEnabled(false);
     m_recentMenu->addSeparator();
     m_recentMenu->addAction(QStringLiteral("Clear"), this, [] { recentfiles::clear(); });
 }
 
 void MainWindow::openDialog()
 {
-    const QString f = QFileDialog::getOpenFileName(
-        this, QStringLiteral("Open trace"), QString(),
-        QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;All files (*)"));
-    if (!f.isEmpty())
-        openPath(f);
+    const QString f =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
+                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (!f.isEmpty()) openPath(f);
 }
 
 void MainWindow::openFolderDialog()
 {
-    const QString d = QFileDialog::getExistingDirectory(this, QStringLiteral("Open TensorBoard log directory"));
-    if (!d.isEmpty())
-        openPath(d);
+    const QString d =
+        QFileDialog::getExistingDirectory(this, QStringLiteral("Open TensorBoard log directory"));
+    if (!d.isEmpty()) openPath(d);
 }
 
-bool MainWindow::isLoading() const { return m_loader->isLoading(); }
-QString MainWindow::path() const { return m_doc ? m_doc->path : m_loader->path(); }
+bool MainWindow::isLoading() const
+{
+    return m_loader->isLoading();
+}
+QString MainWindow::path() const
+{
+    return m_doc ? m_doc->path : m_loader->path();
+}
 
 void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
 {
@@ -314,7 +333,8 @@ void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
     if (fi.isDir()) {
         std::vector<LogdirEntry> entries = scanLogdir(fi.absoluteFilePath().toStdString());
         if (entries.empty()) {
-            const QString error = QStringLiteral("No profiler traces (*.pt.trace.json[.gz] or *.json[.gz]) found");
+            const QString error =
+                QStringLiteral("No profiler traces (*.pt.trace.json[.gz] or *.json[.gz]) found");
             if (m_interactive)
                 QMessageBox::warning(this, QStringLiteral("Cannot open log directory"),
                                      QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error));
@@ -326,12 +346,10 @@ void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
             file = QString::fromStdString(entries.back().path);
         } else {
             LogdirPicker picker(fi.absoluteFilePath(), std::move(entries), this);
-            if (picker.exec() != QDialog::Accepted)
-                return;
+            if (picker.exec() != QDialog::Accepted) return;
             file = picker.selectedPath();
         }
-        if (!file.isEmpty())
-            startLoad(file);
+        if (!file.isEmpty()) startLoad(file);
         return;
     }
     if (!fi.exists()) {
@@ -348,13 +366,17 @@ void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
 void MainWindow::startLoad(const QString& file)
 {
     m_progress->setRange(0, 0);
-    m_loadingLabel->setText(QStringLiteral("Loading <b>%1</b>").arg(QFileInfo(file).fileName().toHtmlEscaped()));
+    m_loadingLabel->setText(
+        QStringLiteral("Loading <b>%1</b>").arg(QFileInfo(file).fileName().toHtmlEscaped()));
     m_stack->setCurrentWidget(m_loadingPage);
     setWindowTitle(QFileInfo(file).fileName() + QStringLiteral(" — Kinetoscope"));
     m_loader->start(file);
 }
 
-void MainWindow::cancelLoad() { m_loader->cancel(); }
+void MainWindow::cancelLoad()
+{
+    m_loader->cancel();
+}
 
 void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
 {
@@ -380,15 +402,13 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     m_stack->setCurrentWidget(m_timelinePage);
     m_timeline->setFocus();
     setWindowTitle(QFileInfo(doc->path).fileName() + QStringLiteral(" — Kinetoscope"));
-    if (m_trackSession)
-        recentfiles::add(doc->path);
+    if (m_trackSession) recentfiles::add(doc->path);
     emit documentLoaded(m_doc);
 }
 
 void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     if (text.isEmpty()) {
         m_searchJobs.cancel();
         if (m_highlightOwner == HighlightOwner::Search) {
@@ -404,27 +424,27 @@ void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)
     q.text = text.toStdString();
     q.regex = regex;
     q.caseSensitive = caseSensitive;
-    m_searchJobs.startJob([doc, q](const std::atomic<bool>& cancel) { return searchSlices(*doc->trace, q, &cancel); },
-                          [this, text](SearchResult result) {
-                              if (!result.error.empty()) {
-                                  m_search->setError(QString::fromStdString(result.error));
-                                  return;
-                              }
-                              auto h = std::make_shared<Highlight>();
-                              h->label = text;
-                              h->names = std::move(result.nameMatches);
-                              h->occurrences = std::move(result.matches);
-                              const int n = int(h->occurrences.size());
-                              m_highlightOwner = HighlightOwner::Search;
-                              m_timeline->setHighlight(h);
-                              emit searchFinished(n);
-                          });
+    m_searchJobs.startJob(
+        [doc, q](const std::atomic<bool>& cancel) { return searchSlices(*doc->trace, q, &cancel); },
+        [this, text](SearchResult result) {
+            if (!result.error.empty()) {
+                m_search->setError(QString::fromStdString(result.error));
+                return;
+            }
+            auto h = std::make_shared<Highlight>();
+            h->label = text;
+            h->names = std::move(result.nameMatches);
+            h->occurrences = std::move(result.matches);
+            const int n = int(h->occurrences.size());
+            m_highlightOwner = HighlightOwner::Search;
+            m_timeline->setHighlight(h);
+            emit searchFinished(n);
+        });
 }
 
 void MainWindow::selectKernel(int kernelIndex)
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     if (kernelIndex < 0 || kernelIndex >= int(m_doc->kernels.rows.size())) {
         if (m_highlightOwner == HighlightOwner::Kernel) {
             m_timeline->setHighlight(nullptr);
@@ -434,7 +454,8 @@ void MainWindow::selectKernel(int kernelIndex)
     }
     const KernelRow& k = m_doc->kernels.rows[size_t(kernelIndex)];
     auto h = std::make_shared<Highlight>();
-    h->label = QString::fromUtf8(m_doc->trace->str(k.name).data(), qsizetype(m_doc->trace->str(k.name).size()));
+    h->label =
+        QString::fromUtf8(m_doc->trace->str(k.name).data(), qsizetype(m_doc->trace->str(k.name).size()));
     h->names.assign(m_doc->trace->strings().size(), 0);
     h->names[k.name.value] = 1;
     h->occurrences = k.occurrences;
@@ -455,8 +476,7 @@ QStringList MainWindow::openPaths()
 {
     QStringList out;
     for (const QPointer<MainWindow>& w : windows())
-        if (w && w->m_trackSession && w->m_doc)
-            out << w->m_doc->path;
+        if (w && w->m_trackSession && w->m_doc) out << w->m_doc->path;
     return out;
 }
 
@@ -494,8 +514,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e)
 void MainWindow::dropEvent(QDropEvent* e)
 {
     for (const QUrl& u : e->mimeData()->urls())
-        if (u.isLocalFile())
-            openPath(u.toLocalFile());
+        if (u.isLocalFile()) openPath(u.toLocalFile());
     e->acceptProposedAction();
 }
 

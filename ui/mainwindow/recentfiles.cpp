@@ -9,8 +9,7 @@ QStringList list()
 {
     QStringList out;
     for (const QString& p : QSettings().value(QStringLiteral("recentFiles")).toStringList())
-        if (QFileInfo::exists(p))
-            out << p;
+        if (QFileInfo::exists(p)) out << p;
     return out;
 }
 
@@ -25,17 +24,22 @@ void add(const QString& path)
     QSettings().setValue(QStringLiteral("recentFiles"), files);
 }
 
-void clear() { QSettings().remove(QStringLiteral("recentFiles")); }
+void clear()
+{
+    QSettings().remove(QStringLiteral("recentFiles"));
+}
 
 QStringList lastSession()
 {
     QStringList out;
     for (const QString& p : QSettings().value(QStringLiteral("session/files")).toStringList())
-        if (QFileInfo::exists(p))
-            out << p;
+        if (QFileInfo::exists(p)) out << p;
     return out;
 }
 
-void saveSession(const QStringList& paths) { QSettings().setValue(QStringLiteral("session/files"), paths); }
+void saveSession(const QStringList& paths)
+{
+    QSettings().setValue(QStringLiteral("session/files"), paths);
+}
 
 } // namespace ks::ui::recentfiles

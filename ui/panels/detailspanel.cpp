@@ -11,8 +11,7 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent)
     setFrameShape(QFrame::NoFrame);
     connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         const SliceRef r = parseSliceLink(url.toString());
-        if (r.valid())
-            emit sliceActivated(r);
+        if (r.valid()) emit sliceActivated(r);
     });
     showPlaceholder();
 }
@@ -25,9 +24,10 @@ void DetailsPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
 
 void DetailsPanel::showPlaceholder()
 {
-    setHtml(QStringLiteral("<p style='color:#7a828e;font-size:12px;margin-top:12px'>Click a slice in the timeline to "
-                           "see its arguments, self time and linked events.<br><br>Shift-drag over tracks to "
-                           "aggregate a time range.</p>"));
+    setHtml(QStringLiteral(
+        "<p style='color:#7a828e;font-size:12px;margin-top:12px'>Click a slice in the timeline to "
+        "see its arguments, self time and linked events.<br><br>Shift-drag over tracks to "
+        "aggregate a time range.</p>"));
 }
 
 void DetailsPanel::showSlice(SliceRef slice)

@@ -15,7 +15,10 @@ namespace ks::ui {
 
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
 
 QString row(const QString& k, const QString& vHtml)
 {
@@ -31,18 +34,14 @@ QJsonValue parseJson(const std::string& text)
 
 QString jsonText(const QJsonValue& v)
 {
-    if (v.isString())
-        return v.toString();
+    if (v.isString()) return v.toString();
     if (v.isDouble()) {
         const double d = v.toDouble();
         return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
     }
-    if (v.isBool())
-        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (v.isArray())
-        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-    if (v.isObject())
-        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    if (v.isBool()) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.isArray()) return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    if (v.isObject()) return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
     return QStringLiteral("null");
 }
 
@@ -60,8 +59,7 @@ QString objectTable(const QJsonObject& o)
     QString html = QStringLiteral("<table>");
     for (auto it = o.begin(); it != o.end(); ++it) {
         QString text = jsonText(it.value());
-        if (text.size() > 300)
-            text = text.left(300) + QStringLiteral("…");
+        if (text.size() > 300) text = text.left(300) + QStringLiteral("…");
         html += row(it.key(), QStringLiteral("<span class='mono'>") + esc(text) + QStringLiteral("</span>"));
     }
     return html + QStringLiteral("</table>");
@@ -73,29 +71,35 @@ QString traceInfoHtml(const TraceDocument& doc)
 {
     const Trace& t = *doc.trace;
     const TraceMetadata& md = t.metadata();
-    QString html = QStringLiteral("<style>"
-                                  "body{font-size:12px;} h3{font-size:12px;color:#4a5260;margin:12px 0 4px 0;}"
-                                  "td{padding:1px 10px 1px 0;vertical-align:top;} td.k{color:#6b7380;white-space:nowrap;}"
-                                  "th{text-align:left;color:#4a5260;padding:1px 10px 1px 0;font-weight:normal;}"
-                                  ".mono{font-family:'DejaVu Sans Mono',monospace;font-size:11px;} .d{color:#7a828e;}"
-                                  ".warn{color:#9a6200;} td.n{text-align:right;}"
-                                  "</style>");
+    QString html = QStringLiteral(
+        "<style>"
+        "body{font-size:12px;} h3{font-size:12px;color:#4a5260;margin:12px 0 4px 0;}"
+        "td{padding:1px 10px 1px 0;vertical-align:top;} td.k{color:#6b7380;white-space:nowrap;}"
+        "th{text-align:left;color:#4a5260;padding:1px 10px 1px 0;font-weight:normal;}"
+        ".mono{font-family:'DejaVu Sans Mono',monospace;font-size:11px;} .d{color:#7a828e;}"
+        ".warn{color:#9a6200;} td.n{text-align:right;}"
+        "</style>");
     std::set<std::string> shown = {"traceEvents"};
 
     // File and load.
     const QFileInfo fi(doc.path);
     html += QStringLiteral("<h3>File</h3><table>");
     html += row(QStringLiteral("Name"), esc(fi.fileName()));
-    html += row(QStringLiteral("Folder"), QStringLiteral("<span class='d'>") + esc(fi.absolutePath()) + QStringLiteral("</span>"));
-    html += row(QStringLiteral("Size"), formatBytes(double(doc.loadStats.inputBytes)) +
-                                            (doc.loadStats.compressed
-                                                 ? QStringLiteral(" gzip, %1 of JSON").arg(formatBytes(double(doc.loadStats.jsonBytes)))
-                                                 : QString()));
+    html += row(QStringLiteral("Folder"),
+                QStringLiteral("<span class='d'>") + esc(fi.absolutePath()) + QStringLiteral("</span>"));
+    html +=
+        row(QStringLiteral("Size"),
+            formatBytes(double(doc.loadStats.inputBytes)) +
+                (doc.loadStats.compressed
+                     ? QStringLiteral(" gzip, %1 of JSON").arg(formatBytes(double(doc.loadStats.jsonBytes)))
+                     : QString()));
     html += row(QStringLiteral("Events"), formatCount(doc.loadStats.events));
-    html += row(QStringLiteral("Load time"),
-                QStringLiteral("%1 s read, %2 s analyses").arg(doc.loadSeconds, 0, 'f', 3).arg(doc.analysisSeconds, 0, 'f', 3));
-    html += row(QStringLiteral("Memory"), QStringLiteral("%1 model and indexes · %2 process resident")
-                                              .arg(formatBytes(double(doc.bytesUsed())), formatBytes(double(residentMemoryBytes()))));
+    html += row(QStringLiteral("Load time"), QStringLiteral("%1 s read, %2 s analyses")
+                                                 .arg(doc.loadSeconds, 0, 'f', 3)
+                                                 .arg(doc.analysisSeconds, 0, 'f', 3));
+    html += row(QStringLiteral("Memory"),
+                QStringLiteral("%1 model and indexes · %2 process resident")
+                    .arg(formatBytes(double(doc.bytesUsed())), formatBytes(double(residentMemoryBytes()))));
     html += row(QStringLiteral("Duration"), formatDuration(t.endTime() - t.startTime()));
     if (md.topLevelArray)
         html += row(QStringLiteral("Layout"), QStringLiteral("bare event array (2020 Kineto)"));
@@ -133,8 +137,7 @@ QString traceInfoHtml(const TraceDocument& doc)
 
     // Devices.
     const std::string* props = md.find("deviceProperties");
-    if (!props)
-        props = md.find("computeProperties");
+    if (!props) props = md.find("computeProperties");
     shown.insert("deviceProperties");
     shown.insert("computeProperties");
     if (props) {
@@ -148,15 +151,18 @@ QString traceInfoHtml(const TraceDocument& doc)
                     title += QStringLiteral(" · ") + d.value(QLatin1String("name")).toString();
                 html += QStringLiteral("<p style='margin:4px 0 2px 0'><b>%1</b></p><table>").arg(esc(title));
                 if (d.contains(QLatin1String("totalGlobalMem")))
-                    html += row(QStringLiteral("Memory"), formatBytes(d.value(QLatin1String("totalGlobalMem")).toDouble()));
+                    html += row(QStringLiteral("Memory"),
+                                formatBytes(d.value(QLatin1String("totalGlobalMem")).toDouble()));
                 if (d.contains(QLatin1String("computeMajor")))
-                    html += row(QStringLiteral("Compute capability"),
-                                QStringLiteral("%1.%2").arg(jsonText(d.value(QLatin1String("computeMajor"))),
-                                                            jsonText(d.value(QLatin1String("computeMinor")))));
+                    html +=
+                        row(QStringLiteral("Compute capability"),
+                            QStringLiteral("%1.%2").arg(jsonText(d.value(QLatin1String("computeMajor"))),
+                                                        jsonText(d.value(QLatin1String("computeMinor")))));
                 for (auto it = d.begin(); it != d.end(); ++it) {
                     const QString k = it.key();
-                    if (k == QLatin1String("id") || k == QLatin1String("name") || k == QLatin1String("totalGlobalMem") ||
-                        k == QLatin1String("computeMajor") || k == QLatin1String("computeMinor"))
+                    if (k == QLatin1String("id") || k == QLatin1String("name") ||
+                        k == QLatin1String("totalGlobalMem") || k == QLatin1String("computeMajor") ||
+                        k == QLatin1String("computeMinor"))
                         continue;
                     html += row(k, esc(jsonText(it.value())));
                 }
@@ -169,19 +175,19 @@ QString traceInfoHtml(const TraceDocument& doc)
         shown.insert("distributedInfo");
         const QJsonValue v = parseJson(*dist);
         html += QStringLiteral("<h3>Distributed</h3>") +
-                (v.isObject() ? objectTable(v.toObject()) : QStringLiteral("<p class='mono'>%1</p>").arg(esc(jsonText(v))));
+                (v.isObject() ? objectTable(v.toObject())
+                              : QStringLiteral("<p class='mono'>%1</p>").arg(esc(jsonText(v))));
     }
 
     // Everything else the file carried at the top level.
     QString other;
     for (const auto& [k, v] : md.entries) {
-        if (shown.count(k))
-            continue;
+        if (shown.count(k)) continue;
         const QJsonValue jv = parseJson(v);
         QString text = jv.isUndefined() ? QString::fromStdString(v) : jsonText(jv);
-        if (text.size() > 400)
-            text = text.left(400) + QStringLiteral("…");
-        other += row(QString::fromStdString(k), QStringLiteral("<span class='mono'>") + esc(text) + QStringLiteral("</span>"));
+        if (text.size() > 400) text = text.left(400) + QStringLiteral("…");
+        other += row(QString::fromStdString(k),
+                     QStringLiteral("<span class='mono'>") + esc(text) + QStringLiteral("</span>"));
     }
     if (!other.isEmpty())
         html += QStringLiteral("<h3>Other metadata</h3><table>") + other + QStringLiteral("</table>");
@@ -190,7 +196,8 @@ QString traceInfoHtml(const TraceDocument& doc)
     const TraceStats& s = doc.stats;
     html += QStringLiteral("<h3>Contents</h3><table>");
     html += row(QStringLiteral("Slices"), formatCount(s.slices));
-    html += row(QStringLiteral("CPU threads · GPU streams"), QStringLiteral("%1 · %2").arg(s.threads).arg(s.streams));
+    html += row(QStringLiteral("CPU threads · GPU streams"),
+                QStringLiteral("%1 · %2").arg(s.threads).arg(s.streams));
     html += row(QStringLiteral("Deepest nesting"), QString::number(s.maxDepth));
     html += row(QStringLiteral("Flows"), formatCount(s.flows));
     html += row(QStringLiteral("Memory events"), formatCount(s.memoryEvents));
@@ -198,17 +205,20 @@ QString traceInfoHtml(const TraceDocument& doc)
     html += row(QStringLiteral("Counter samples"), formatCount(s.counterSamples));
     html += row(QStringLiteral("Profiler steps"), formatCount(t.steps().size()));
     html += QStringLiteral("</table>");
-    html += QStringLiteral("<h3>Events by category</h3><table><tr><th>Category</th><th>Count</th><th>Total time</th></tr>");
+    html += QStringLiteral(
+        "<h3>Events by category</h3><table><tr><th>Category</th><th>Count</th><th>Total time</th></tr>");
     for (const CategoryCount& c : s.categories)
-        html += QStringLiteral("<tr><td>%1</td><td class='n'>%2</td><td class='n'>%3</td></tr>")
-                    .arg(esc(c.category.empty() ? QStringLiteral("(none)") : QString::fromStdString(c.category)),
-                         formatCount(c.slices), formatDuration(c.total));
+        html +=
+            QStringLiteral("<tr><td>%1</td><td class='n'>%2</td><td class='n'>%3</td></tr>")
+                .arg(esc(c.category.empty() ? QStringLiteral("(none)") : QString::fromStdString(c.category)),
+                     formatCount(c.slices), formatDuration(c.total));
     html += QStringLiteral("</table>");
 
     if (!doc.warnings.empty()) {
         html += QStringLiteral("<h3>Reader warnings</h3>");
         for (const std::string& w : doc.warnings)
-            html += QStringLiteral("<p class='warn' style='margin:2px 0'>%1</p>").arg(esc(QString::fromStdString(w)));
+            html += QStringLiteral("<p class='warn' style='margin:2px 0'>%1</p>")
+                        .arg(esc(QString::fromStdString(w)));
     }
     return html;
 }

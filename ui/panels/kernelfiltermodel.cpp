@@ -12,16 +12,14 @@ KernelFilterModel::KernelFilterModel(QObject* parent) : QSortFilterProxyModel(pa
 
 void KernelFilterModel::setFilterText(const QString& text)
 {
-    if (text == m_text)
-        return;
+    if (text == m_text) return;
     m_text = text;
     invalidateFilter();
 }
 
 bool KernelFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
-    if (m_text.isEmpty())
-        return true;
+    if (m_text.isEmpty()) return true;
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     return idx.data(KernelTableModel::FilterTextRole).toString().contains(m_text, Qt::CaseInsensitive);
 }

@@ -67,7 +67,8 @@ KernelPanel::KernelPanel(QWidget* parent) : QWidget(parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
-                emit kernelSelected(current.isValid() ? current.data(KernelTableModel::KernelIndexRole).toInt() : -1);
+                emit kernelSelected(
+                    current.isValid() ? current.data(KernelTableModel::KernelIndexRole).toInt() : -1);
             });
     connect(m_prev, &QToolButton::clicked, this, &KernelPanel::previousOccurrence);
     connect(m_next, &QToolButton::clicked, this, &KernelPanel::nextOccurrence);
@@ -81,13 +82,17 @@ void KernelPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
     for (int c : {int(KernelTableModel::Kind), int(KernelTableModel::Count), int(KernelTableModel::Total),
                   int(KernelTableModel::Share), int(KernelTableModel::Mean), int(KernelTableModel::Min),
                   int(KernelTableModel::Max), int(KernelTableModel::Registers), int(KernelTableModel::Grid),
-                  int(KernelTableModel::Block), int(KernelTableModel::SharedMemory), int(KernelTableModel::Occupancy)})
+                  int(KernelTableModel::Block), int(KernelTableModel::SharedMemory),
+                  int(KernelTableModel::Occupancy)})
         m_table->resizeColumnToContents(c);
     updateSummary();
     setOccurrenceStatus(-1, 0);
 }
 
-void KernelPanel::setFilterText(const QString& text) { m_filter->setText(text); }
+void KernelPanel::setFilterText(const QString& text)
+{
+    m_filter->setText(text);
+}
 
 void KernelPanel::updateSummary()
 {
@@ -96,6 +101,10 @@ void KernelPanel::updateSummary()
         return;
     }
     const KernelStats& k = m_doc->kernels;
+    if (k.rows.empty()) {
+        m_summary->setText(QStringLiteral("This trace has no GPU kernels, copies or sets."));
+        return;
+    }
     m_summary->setText(QStringLiteral("%1 of %2 names · %3 launches · GPU busy %4")
                            .arg(m_proxy->rowCount())
                            .arg(k.rows.size())
@@ -111,8 +120,8 @@ void KernelPanel::setOccurrenceStatus(int index, int total)
     else if (index < 0)
         m_occurrence->setText(QStringLiteral("%1 occurrences").arg(formatCount(uint64_t(total))));
     else
-        m_occurrence->setText(
-            QStringLiteral("occurrence %1 of %2").arg(formatCount(uint64_t(index + 1)), formatCount(uint64_t(total))));
+        m_occurrence->setText(QStringLiteral("occurrence %1 of %2")
+                                  .arg(formatCount(uint64_t(index + 1)), formatCount(uint64_t(total))));
 }
 
 } // namespace ks::ui

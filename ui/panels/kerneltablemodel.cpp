@@ -9,7 +9,10 @@ namespace ks::ui {
 
 namespace {
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 QString kindText(EventKind k)
 {
@@ -25,11 +28,9 @@ QString kindText(EventKind k)
 
 QString withVariants(const std::string& v, int variants)
 {
-    if (v.empty())
-        return {};
+    if (v.empty()) return {};
     QString s = QString::fromStdString(v);
-    if (variants > 0)
-        s += QStringLiteral("  +%1").arg(variants);
+    if (variants > 0) s += QStringLiteral("  +%1").arg(variants);
     return s;
 }
 
@@ -46,8 +47,7 @@ void KernelTableModel::setDocument(std::shared_ptr<const TraceDocument> doc)
 
 const KernelRow* KernelTableModel::kernel(int row) const
 {
-    if (!m_doc || row < 0 || row >= int(m_doc->kernels.rows.size()))
-        return nullptr;
+    if (!m_doc || row < 0 || row >= int(m_doc->kernels.rows.size())) return nullptr;
     return &m_doc->kernels.rows[size_t(row)];
 }
 
@@ -56,7 +56,10 @@ int KernelTableModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !m_doc ? 0 : int(m_doc->kernels.rows.size());
 }
 
-int KernelTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int KernelTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString KernelTableModel::launchersText(const KernelRow& k, int limit) const
 {
@@ -74,24 +77,19 @@ QString KernelTableModel::launchersText(const KernelRow& k, int limit) const
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const
 {
     const KernelRow* k = index.isValid() ? kernel(index.row()) : nullptr;
-    if (!k || index.column() < 0 || index.column() >= ColumnCount)
-        return {};
+    if (!k || index.column() < 0 || index.column() >= ColumnCount) return {};
     const Trace& t = *m_doc->trace;
     const int col = index.column();
-    if (role == KernelIndexRole)
-        return index.row();
-    if (role == FilterTextRole)
-        return qstr(t.str(k->name)) + QLatin1Char('\n') + launchersText(*k, 1000);
+    if (role == KernelIndexRole) return index.row();
+    if (role == FilterTextRole) return qstr(t.str(k->name)) + QLatin1Char('\n') + launchersText(*k, 1000);
     if (role == Qt::TextAlignmentRole) {
         if (col == Name || col == Kind || col == LaunchedBy || col == Grid || col == Block)
             return int(Qt::AlignLeft | Qt::AlignVCenter);
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
     if (role == Qt::ToolTipRole) {
-        if (col == Name)
-            return qstr(t.str(k->name));
-        if (col == LaunchedBy)
-            return launchersText(*k, 20);
+        if (col == Name) return qstr(t.str(k->name));
+        if (col == LaunchedBy) return launchersText(*k, 20);
         return {};
     }
     if (role == SortRole) {
@@ -128,8 +126,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const
             return {};
         }
     }
-    if (role != Qt::DisplayRole)
-        return {};
+    if (role != Qt::DisplayRole) return {};
     switch (col) {
     case Name:
         return qstr(t.str(k->name));
@@ -166,30 +163,26 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return {};
-    static const char* const names[ColumnCount] = {"Name",  "Kind",  "Count",     "Total",      "GPU time",
-                                                   "Mean",  "Min",   "Max",       "Grid",       "Block",
-                                                   "Regs",  "Shared mem", "Est. occupancy", "Launched by"};
-    static const char* const tips[ColumnCount] = {
-        "Kernel, memcpy or memset name",
-        "kernel, memcpy or memset",
-        "Number of launches",
-        "Sum of durations",
-        "Share of all GPU work time",
-        "Mean duration",
-        "Shortest launch",
-        "Longest launch",
-        "Most frequent grid; +N = other distinct grids",
-        "Most frequent block; +N = other distinct blocks",
-        "Registers per thread",
-        "Shared memory per block (static + dynamic)",
-        "Mean of the trace's \"est. achieved occupancy %\"",
-        "CPU ops that launched it, with launch counts"};
-    if (role == Qt::DisplayRole)
-        return QString::fromUtf8(names[section]);
-    if (role == Qt::ToolTipRole)
-        return QString::fromUtf8(tips[section]);
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    static const char* const names[ColumnCount] = {
+        "Name", "Kind", "Count", "Total", "GPU time",   "Mean",           "Min",
+        "Max",  "Grid", "Block", "Regs",  "Shared mem", "Est. occupancy", "Launched by"};
+    static const char* const tips[ColumnCount] = {"Kernel, memcpy or memset name",
+                                                  "kernel, memcpy or memset",
+                                                  "Number of launches",
+                                                  "Sum of durations",
+                                                  "Share of all GPU work time",
+                                                  "Mean duration",
+                                                  "Shortest launch",
+                                                  "Longest launch",
+                                                  "Most frequent grid; +N = other distinct grids",
+                                                  "Most frequent block; +N = other distinct blocks",
+                                                  "Registers per thread",
+                                                  "Shared memory per block (static + dynamic)",
+                                                  "Mean of the trace's \"est. achieved occupancy %\"",
+                                                  "CPU ops that launched it, with launch counts"};
+    if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
+    if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};
 }
 

@@ -47,18 +47,18 @@ void RangePanel::clear()
 {
     m_jobs.cancel();
     m_model->clear();
-    m_title->setText(QStringLiteral("<span style='color:#7a828e'>Shift-drag over the timeline (or drag in the time "
-                                    "ruler) to aggregate what lies in a time range.</span>"));
+    m_title->setText(
+        QStringLiteral("<span style='color:#7a828e'>Shift-drag over the timeline (or drag in the time "
+                       "ruler) to aggregate what lies in a time range.</span>"));
 }
 
 void RangePanel::setRange(qint64 t0, qint64 t1, const std::vector<TrackId>& tracks)
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     const Trace& t = *m_doc->trace;
     const QString span = QStringLiteral("<b>%1</b> – <b>%2</b> (%3) · %4 tracks")
-                             .arg(formatTimestamp(t0 - t.startTime(), 1000), formatTimestamp(t1 - t.startTime(), 1000),
-                                  formatDuration(t1 - t0))
+                             .arg(formatTimestamp(t0 - t.startTime(), 1000),
+                                  formatTimestamp(t1 - t.startTime(), 1000), formatDuration(t1 - t0))
                              .arg(tracks.size());
     m_title->setText(span + QStringLiteral(" · computing…"));
     auto doc = m_doc;
@@ -70,7 +70,8 @@ void RangePanel::setRange(qint64 t0, qint64 t1, const std::vector<TrackId>& trac
             const uint64_t slices = stats.slices;
             const size_t names = stats.rows.size();
             m_model->setStats(doc, std::move(stats));
-            m_title->setText(span + QStringLiteral(" · %1 slices, %2 names").arg(formatCount(slices)).arg(names));
+            m_title->setText(span +
+                             QStringLiteral(" · %1 slices, %2 names").arg(formatCount(slices)).arg(names));
             emit computed();
         });
 }

@@ -27,20 +27,24 @@ int RangeStatsModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !m_doc ? 0 : int(m_stats.rows.size());
 }
 
-int RangeStatsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int RangeStatsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant RangeStatsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || !m_doc || index.row() >= int(m_stats.rows.size()) || index.column() >= ColumnCount)
+    if (!index.isValid() || !m_doc || index.row() >= int(m_stats.rows.size()) ||
+        index.column() >= ColumnCount)
         return {};
     const RangeRow& r = m_stats.rows[size_t(index.row())];
     const std::string_view name = m_doc->trace->str(r.name);
     const QString qname = QString::fromUtf8(name.data(), qsizetype(name.size()));
     const double avg = r.count ? double(r.total) / double(r.count) : 0;
     if (role == Qt::TextAlignmentRole)
-        return index.column() <= Kind ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() == Name)
-        return qname;
+        return index.column() <= Kind ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == Name) return qname;
     if (role == SortRole) {
         switch (index.column()) {
         case Name:
@@ -57,8 +61,7 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const
             return avg;
         }
     }
-    if (role != Qt::DisplayRole)
-        return {};
+    if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
     case Name:
         return qname;
@@ -80,7 +83,8 @@ QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
-    static const char* const names[ColumnCount] = {"Name", "Kind", "Count", "Wall time", "Self time", "Average"};
+    static const char* const names[ColumnCount] = {"Name",      "Kind",      "Count",
+                                                   "Wall time", "Self time", "Average"};
     return QString::fromLatin1(names[section]);
 }
 

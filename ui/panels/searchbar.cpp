@@ -74,11 +74,26 @@ void SearchBar::activate()
     m_edit->selectAll();
 }
 
-QString SearchBar::text() const { return m_edit->text(); }
-bool SearchBar::isRegex() const { return m_regex->isChecked(); }
-bool SearchBar::isCaseSensitive() const { return m_case->isChecked(); }
-void SearchBar::setText(const QString& text) { m_edit->setText(text); }
-void SearchBar::setRegex(bool regex) { m_regex->setChecked(regex); }
+QString SearchBar::text() const
+{
+    return m_edit->text();
+}
+bool SearchBar::isRegex() const
+{
+    return m_regex->isChecked();
+}
+bool SearchBar::isCaseSensitive() const
+{
+    return m_case->isChecked();
+}
+void SearchBar::setText(const QString& text)
+{
+    m_edit->setText(text);
+}
+void SearchBar::setRegex(bool regex)
+{
+    m_regex->setChecked(regex);
+}
 
 void SearchBar::setStatus(int index, int total)
 {
@@ -92,10 +107,14 @@ void SearchBar::setStatus(int index, int total)
     else if (index < 0)
         m_status->setText(QStringLiteral("%1 matches").arg(formatCount(uint64_t(total))));
     else
-        m_status->setText(QStringLiteral("%1 of %2").arg(formatCount(uint64_t(index + 1)), formatCount(uint64_t(total))));
+        m_status->setText(
+            QStringLiteral("%1 of %2").arg(formatCount(uint64_t(index + 1)), formatCount(uint64_t(total))));
 }
 
-void SearchBar::setBusy() { m_status->setText(QStringLiteral("searching…")); }
+void SearchBar::setBusy()
+{
+    m_status->setText(QStringLiteral("searching…"));
+}
 
 void SearchBar::setError(const QString& error)
 {

@@ -51,14 +51,19 @@ int RulerPainter::height() const
     return metrics::kRulerHeight + (hasSteps() ? metrics::kStepRulerHeight : 0) + metrics::kMatchStripHeight;
 }
 
-int RulerPainter::stepRulerTop() const { return metrics::kRulerHeight; }
-int RulerPainter::matchStripTop() const { return metrics::kRulerHeight + (hasSteps() ? metrics::kStepRulerHeight : 0); }
+int RulerPainter::stepRulerTop() const
+{
+    return metrics::kRulerHeight;
+}
+int RulerPainter::matchStripTop() const
+{
+    return metrics::kRulerHeight + (hasSteps() ? metrics::kStepRulerHeight : 0);
+}
 
 int RulerPainter::stepAt(const TimelineCoords& c, int x) const
 {
     for (size_t i = 0; i < m_steps.size(); ++i)
-        if (x >= c.x(m_steps[i].start) && x < c.x(m_steps[i].end))
-            return int(i);
+        if (x >= c.x(m_steps[i].start) && x < c.x(m_steps[i].end)) return int(i);
     return -1;
 }
 
@@ -72,13 +77,11 @@ void RulerPainter::paintSteps(QPainter& p, const TimelineCoords& c) const
         const Step& s = m_steps[i];
         const double x0 = std::max<double>(c.trackLeft(), c.x(s.start));
         const double x1 = std::min<double>(c.size.width(), c.x(s.end));
-        if (x1 < c.trackLeft() || x0 > c.size.width())
-            continue;
+        if (x1 < c.trackLeft() || x0 > c.size.width()) continue;
         const QRect r(int(x0), top + 2, std::max(1, int(x1) - int(x0) - 1), h - 4);
         p.fillRect(r, i % 2 ? kStepB : kStepA);
         QString label = QStringLiteral("Step %1").arg(s.number);
-        if (fm.horizontalAdvance(label) + 8 > r.width())
-            label = QString::number(s.number);
+        if (fm.horizontalAdvance(label) + 8 > r.width()) label = QString::number(s.number);
         if (fm.horizontalAdvance(label) + 4 <= r.width()) {
             p.setPen(kText);
             p.drawText(r, Qt::AlignCenter, label);

@@ -29,8 +29,8 @@ public:
     int matchStripTop() const;
 
     // ticks are computed once per frame by the caller and shared with the grid lines.
-    void paint(QPainter& p, const TimelineCoords& c, const TimelineState& s, const std::vector<RulerTick>& ticks,
-               const std::vector<int>& highlightColumns) const;
+    void paint(QPainter& p, const TimelineCoords& c, const TimelineState& s,
+               const std::vector<RulerTick>& ticks, const std::vector<int>& highlightColumns) const;
     // Step under a header x, or -1.
     int stepAt(const TimelineCoords& c, int x) const;
 

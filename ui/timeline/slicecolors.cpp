@@ -11,8 +11,8 @@ constexpr const char* kVivid[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#
                                   "#a0cbe8", "#ffbe7d", "#ff9d9a", "#86bcb6", "#f1ce63", "#d7b5a6", "#6b9ac4",
                                   "#e8a33d", "#c9705f", "#5fa2a8", "#d4a95b", "#b5838d", "#7f9fc0"};
 // Quiet palette for Python frames, which often stack ten deep above the ops that matter.
-constexpr const char* kMuted[] = {"#c8d3df", "#d9d0e3", "#e3dccb", "#cfe0dc", "#e0cfd3", "#d3dcc8",
-                                  "#cbd8e6", "#e6d8c8", "#d8cbe0", "#c9ddd6"};
+constexpr const char* kMuted[] = {"#c8d3df", "#d9d0e3", "#e3dccb", "#cfe0dc", "#e0cfd3",
+                                  "#d3dcc8", "#cbd8e6", "#e6d8c8", "#d8cbe0", "#c9ddd6"};
 constexpr int kVividCount = int(std::size(kVivid));
 constexpr int kMutedCount = int(std::size(kMuted));
 constexpr int kMemcpy = kVividCount + kMutedCount;
@@ -74,21 +74,17 @@ uint8_t SliceColors::compute(StringId name, EventKind kind) const
     default:
         break;
     }
-    if (!m_trace || !name.valid())
-        return kOther;
+    if (!m_trace || !name.valid()) return kOther;
     const std::string_view text = m_trace->str(name);
-    if (text.rfind("ProfilerStep", 0) == 0)
-        return kStep;
+    if (text.rfind("ProfilerStep", 0) == 0) return kStep;
     const uint64_t h = m_trace->strings().hashOf(name);
-    if (kind == EventKind::PythonFunction)
-        return uint8_t(kVividCount + (h >> 7) % kMutedCount);
+    if (kind == EventKind::PythonFunction) return uint8_t(kVividCount + (h >> 7) % kMutedCount);
     return uint8_t((h >> 7) % kVividCount);
 }
 
 uint8_t SliceColors::indexOf(StringId name, EventKind kind) const
 {
-    if (!name.valid())
-        return compute(name, kind);
+    if (!name.valid()) return compute(name, kind);
     if (name.value >= m_byName.size()) {
         m_byName.resize(name.value + 1024, 0xff);
         m_kindOfCached.resize(name.value + 1024, 0xff);

@@ -26,8 +26,7 @@ void TimelineGeometry::reset(const TraceDocument* doc)
 
 bool TimelineGeometry::setKey(const Key& key)
 {
-    if (key == m_key)
-        return false;
+    if (key == m_key) return false;
     m_key = key;
     std::fill(m_itemsValid.begin(), m_itemsValid.end(), 0);
     m_counters.clear();
@@ -50,23 +49,20 @@ const std::vector<LodItem>& TimelineGeometry::sliceItems(TrackId track)
 const std::vector<CounterColumn>& TimelineGeometry::counterColumns(const CounterTrack* counter)
 {
     for (auto& [c, cols] : m_counters)
-        if (c == counter)
-            return cols;
-    m_counters.emplace_back(counter, ks::counterColumns(*counter, m_key.window.t0, m_key.window.t1,
-                                                        std::max(1, m_key.width)));
+        if (c == counter) return cols;
+    m_counters.emplace_back(
+        counter, ks::counterColumns(*counter, m_key.window.t0, m_key.window.t1, std::max(1, m_key.width)));
     ++m_queries;
     return m_counters.back().second;
 }
 
 const std::vector<int>& TimelineGeometry::highlightColumns(const Highlight* h)
 {
-    if (m_highlightValid && m_highlightFor == h)
-        return m_highlightColumns;
+    if (m_highlightValid && m_highlightFor == h) return m_highlightColumns;
     m_highlightColumns.clear();
     m_highlightFor = h;
     m_highlightValid = true;
-    if (!h || h->occurrences.empty() || !m_doc)
-        return m_highlightColumns;
+    if (!h || h->occurrences.empty() || !m_doc) return m_highlightColumns;
     const Trace& t = *m_doc->trace;
     const auto& occ = h->occurrences;
     auto startOf = [&](SliceRef r) { return t.slices(r.track).start(r.index); };
@@ -77,8 +73,7 @@ const std::vector<int>& TimelineGeometry::highlightColumns(const Highlight* h)
                       occ.begin());
     while (i < occ.size()) {
         const TimeNs s = startOf(occ[i]);
-        if (s > m_key.window.t1)
-            break;
+        if (s > m_key.window.t1) break;
         const int col = int(std::floor(double(s - m_key.window.t0) / nsPerPx));
         m_highlightColumns.push_back(col);
         const TimeNs next = m_key.window.t0 + TimeNs(std::ceil((col + 1) * nsPerPx));

@@ -10,8 +10,7 @@ TimelineHit hitTest(TimelineRenderer& r, const TimelineCoords& c, QPoint pos)
 {
     TimelineHit hit;
     if (pos.y() < c.headerHeight) {
-        if (pos.x() < c.trackLeft())
-            return hit;
+        if (pos.x() < c.trackLeft()) return hit;
         const RulerPainter& ruler = r.ruler();
         if (ruler.hasSteps() && pos.y() >= ruler.stepRulerTop() &&
             pos.y() < ruler.stepRulerTop() + metrics::kStepRulerHeight) {
@@ -25,8 +24,7 @@ TimelineHit hitTest(TimelineRenderer& r, const TimelineCoords& c, QPoint pos)
     const TrackLayout& layout = r.layout();
     const int cy = c.contentY(pos.y());
     hit.row = layout.rowAt(cy);
-    if (hit.row < 0)
-        return hit;
+    if (hit.row < 0) return hit;
     const TrackLayout::Row& row = layout.rows()[hit.row];
     hit.group = row.group;
     if (row.kind == TrackLayout::RowKind::GroupHeader) {
@@ -38,11 +36,9 @@ TimelineHit hitTest(TimelineRenderer& r, const TimelineCoords& c, QPoint pos)
         return hit;
     }
     hit.kind = TimelineHit::Kind::Track;
-    if (row.kind != TrackLayout::RowKind::Slices)
-        return hit;
+    if (row.kind != TrackLayout::RowKind::Slices) return hit;
     const int inRow = cy - row.y - metrics::kTrackPadding;
-    if (inRow < 0)
-        return hit;
+    if (inRow < 0) return hit;
     const int depth = inRow / metrics::kSliceRowHeight;
     TimelineGeometry& g = r.geometry();
     g.setKey(TimelineGeometry::Key{c.window, c.trackWidth()});
@@ -53,14 +49,11 @@ TimelineHit hitTest(TimelineRenderer& r, const TimelineCoords& c, QPoint pos)
     const LodItem* best = nullptr;
     double bestDistance = 2.5;
     for (const LodItem& it : items) {
-        if (it.depth < depth)
-            continue;
-        if (it.depth > depth)
-            break;
+        if (it.depth < depth) continue;
+        if (it.depth > depth) break;
         const double x0 = c.x(it.start);
         const double x1 = std::max(c.x(it.end), x0 + 1);
-        if (x0 > x + bestDistance)
-            break;
+        if (x0 > x + bestDistance) break;
         const double d = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0);
         if (d < bestDistance || (d == 0 && best && bestDistance == 0 && it.start > best->start)) {
             bestDistance = d;

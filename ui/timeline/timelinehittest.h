@@ -13,11 +13,11 @@ class TimelineRenderer;
 struct TimelineHit {
     enum class Kind { None, Ruler, StepRuler, GroupHeader, Label, Slice, Track };
     Kind kind = Kind::None;
-    int row = -1;        // layout row
-    int group = -1;      // group of that row
-    int step = -1;       // index into RulerPainter::steps()
-    SliceRef slice;      // Slice: the item's representative
-    uint32_t count = 0;  // Slice: how many slices the item stands for
+    int row = -1;       // layout row
+    int group = -1;     // group of that row
+    int step = -1;      // index into RulerPainter::steps()
+    SliceRef slice;     // Slice: the item's representative
+    uint32_t count = 0; // Slice: how many slices the item stands for
     TimeNs itemStart = 0;
     TimeNs itemEnd = 0;
 };

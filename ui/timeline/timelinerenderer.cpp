@@ -29,7 +29,10 @@ const QColor kHighlight(0xff, 0x8f, 0x00);
 const QColor kCounterFill(0xb9, 0xcd, 0xe4);
 const QColor kCounterLine(0x2f, 0x6b, 0xb0);
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 } // namespace
 
@@ -73,8 +76,7 @@ TimelineCoords TimelineRenderer::coords(const QSize& size, const TimelineState& 
 const QString& TimelineRenderer::name(StringId id)
 {
     static const QString kEmpty;
-    if (!m_doc || !id.valid())
-        return kEmpty;
+    if (!m_doc || !id.valid()) return kEmpty;
     if (id.value >= m_names.size()) {
         const size_t n = m_doc->trace->strings().size();
         m_names.resize(n);
@@ -92,31 +94,26 @@ int TimelineRenderer::textWidth(StringId id)
 {
     const QString& n = name(id);
     int& w = m_textWidths[id.value];
-    if (w < 0)
-        w = QFontMetrics(m_sliceFont).horizontalAdvance(n);
+    if (w < 0) w = QFontMetrics(m_sliceFont).horizontalAdvance(n);
     return w;
 }
 
 std::pair<double, double> TimelineRenderer::counterRange(const CounterTrack* counter)
 {
     auto it = m_counterRanges.find(counter);
-    if (it != m_counterRanges.end())
-        return it->second;
+    if (it != m_counterRanges.end()) return it->second;
     double lo, hi;
     ks::counterRange(*counter, lo, hi);
     lo = std::min(0.0, lo);
-    if (hi <= lo)
-        hi = lo + 1;
+    if (hi <= lo) hi = lo + 1;
     return m_counterRanges[counter] = {lo, hi};
 }
 
 QRectF TimelineRenderer::sliceRect(const TimelineCoords& c, SliceRef r) const
 {
-    if (!m_doc || !r.valid())
-        return {};
+    if (!m_doc || !r.valid()) return {};
     const int ri = m_layout.rowOfTrack(r.track);
-    if (ri < 0 || !m_layout.rows()[ri].visible)
-        return {};
+    if (ri < 0 || !m_layout.rows()[ri].visible) return {};
     const TrackLayout::Row& row = m_layout.rows()[ri];
     const SliceTrack& st = m_doc->trace->slices(r.track);
     const double x0 = c.x(st.start(r.index));
@@ -128,11 +125,9 @@ QRectF TimelineRenderer::sliceRect(const TimelineCoords& c, SliceRef r) const
 double TimelineRenderer::sliceCenterY(const TimelineCoords& c, SliceRef r) const
 {
     const QRectF rect = sliceRect(c, r);
-    if (!rect.isEmpty())
-        return rect.center().y();
+    if (!rect.isEmpty()) return rect.center().y();
     const int ri = m_layout.displayRowOfTrack(r.track);
-    if (ri < 0)
-        return -1;
+    if (ri < 0) return -1;
     const TrackLayout::Row& row = m_layout.rows()[ri];
     return c.y(row.y) + row.height / 2.0;
 }
@@ -143,8 +138,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
     p.setRenderHint(QPainter::TextAntialiasing, true);
     const TimelineCoords c = coords(size, s);
     p.fillRect(QRect(QPoint(0, 0), size), kTrackBg);
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     m_geometry.setKey(TimelineGeometry::Key{s.window, c.trackWidth()});
     const std::vector<RulerTick> ticks =
         rulerTicks(s.window.t0, s.window.t1, c.trackWidth(), m_doc->trace->startTime());
@@ -157,15 +151,12 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
     const auto& steps = m_ruler.steps();
     for (size_t i = 0; i < steps.size(); ++i) {
         const double x0 = c.x(steps[i].start), x1 = c.x(steps[i].end);
-        if (x1 < c.trackLeft() || x0 > size.width())
-            continue;
-        if (i % 2)
-            p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()), kStepBand);
+        if (x1 < c.trackLeft() || x0 > size.width()) continue;
+        if (i % 2) p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()), kStepBand);
     }
     p.setPen(kGrid);
     for (const RulerTick& t : ticks)
-        if (t.major)
-            p.drawLine(int(c.x(t.time)), c.headerHeight, int(c.x(t.time)), size.height());
+        if (t.major) p.drawLine(int(c.x(t.time)), c.headerHeight, int(c.x(t.time)), size.height());
     p.setPen(kStepLine);
     for (const Step& st : steps) {
         p.drawLine(int(c.x(st.start)), c.headerHeight, int(c.x(st.start)), size.height());
@@ -211,16 +202,13 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const T
             if (m_layout.groups()[row.group].collapsed) {
                 for (int k : m_layout.groups()[row.group].rows) {
                     const TrackLayout::Row& tr = all[k];
-                    if (tr.kind != TrackLayout::RowKind::Slices)
-                        continue;
+                    if (tr.kind != TrackLayout::RowKind::Slices) continue;
                     const SliceTrack& st = m_doc->trace->slices(tr.track);
                     for (const LodItem& it : m_geometry.sliceItems(tr.track)) {
-                        if (it.depth != 0)
-                            break;
+                        if (it.depth != 0) break;
                         const double x0 = std::max<double>(c.x(it.start), c.trackLeft() - 1);
                         const double x1 = std::min<double>(c.x(it.end), c.size.width() + 1);
-                        if (x1 < x0)
-                            continue;
+                        if (x1 < x0) continue;
                         const int ix0 = int(std::floor(x0));
                         const uint8_t ci =
                             m_colors.indexOf(st.name(it.row), m_doc->trace->kindOf(st.category(it.row)));
@@ -239,8 +227,7 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const T
     }
     p.setPen(Qt::NoPen);
     for (int ci = 0; ci < SliceColors::kCount; ++ci) {
-        if (m_buckets[ci].empty())
-            continue;
+        if (m_buckets[ci].empty()) continue;
         p.setBrush(m_colors.color(uint8_t(ci)));
         p.drawRects(m_buckets[ci].data(), int(m_buckets[ci].size()));
     }
@@ -252,12 +239,11 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const T
         for (const TextItem& t : m_texts) {
             // Keep the label of a box that runs off the left edge in view.
             const QRect r = t.rect.intersected(area).adjusted(4, 0, -3, 0);
-            if (r.width() < metrics::kMinLabelTextWidth - 7)
-                continue;
+            if (r.width() < metrics::kMinLabelTextWidth - 7) continue;
             const QString& full = name(t.name);
-            const QString text = textWidth(t.name) <= r.width() ? full : fm.elidedText(full, Qt::ElideRight, r.width());
-            if (text.size() <= 1)
-                continue;
+            const QString text =
+                textWidth(t.name) <= r.width() ? full : fm.elidedText(full, Qt::ElideRight, r.width());
+            if (text.size() <= 1) continue;
             p.setPen(m_colors.textColor(t.color));
             p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, text);
         }
@@ -279,26 +265,21 @@ void TimelineRenderer::paintSliceRow(QPainter&, const TimelineCoords& c, const T
     const double left = c.trackLeft() - 2, right = c.size.width() + 2;
     for (const LodItem& it : m_geometry.sliceItems(row.track)) {
         const int y = top + it.depth * metrics::kSliceRowHeight;
-        if (y > maxY)
-            break; // items come depth by depth
-        if (y < minY)
-            continue;
+        if (y > maxY) break; // items come depth by depth
+        if (y < minY) continue;
         double x0 = c.x(it.start), x1 = c.x(it.end);
-        if (x1 < left || x0 > right)
-            continue;
+        if (x1 < left || x0 > right) continue;
         x0 = std::max(x0, left);
         x1 = std::min(x1, right);
         const int ix0 = int(std::floor(x0));
         int w = std::max(1, int(std::ceil(x1)) - ix0);
         // A one-pixel gap separates neighbours that are wide enough to afford it.
-        if (w >= 4)
-            w -= 1;
+        if (w >= 4) w -= 1;
         const QRect r(ix0, y, w, metrics::kSliceRowHeight - 1);
         const StringId name = st.name(it.row);
         const uint8_t ci = m_colors.indexOf(name, t.kindOf(st.category(it.row)));
         m_buckets[ci].push_back(r);
-        if (w >= metrics::kMinLabelTextWidth)
-            m_texts.push_back(TextItem{r, name, ci, it.count});
+        if (w >= metrics::kMinLabelTextWidth) m_texts.push_back(TextItem{r, name, ci, it.count});
         if (s.highlight && s.highlight->matchesName(name))
             m_highlightRects.push_back(r.adjusted(1, 1, -1, -1));
     }
@@ -307,8 +288,7 @@ void TimelineRenderer::paintSliceRow(QPainter&, const TimelineCoords& c, const T
 void TimelineRenderer::paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row)
 {
     const auto& cols = m_geometry.counterColumns(row.counter);
-    if (cols.empty())
-        return;
+    if (cols.empty()) return;
     const auto [lo, hi] = counterRange(row.counter);
     const int top = c.y(row.y) + 6;
     const int bottom = c.y(row.y) + row.height - 4;
@@ -324,8 +304,7 @@ void TimelineRenderer::paintCounterRow(QPainter& p, const TimelineCoords& c, con
         const int yMax = yOf(col.max);
         area.emplace_back(x, yMax, 1, std::max(1, bottom - yMax));
         const int yLast = yOf(col.last);
-        if (prevY >= 0 && prevY != yLast)
-            line << QPoint(x, prevY);
+        if (prevY >= 0 && prevY != yLast) line << QPoint(x, prevY);
         line << QPoint(x, yLast);
         prevY = yLast;
     }
@@ -367,7 +346,8 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
             p.setRenderHint(QPainter::Antialiasing, false);
             p.setBrush(Qt::NoBrush);
             // Accent bar: blue for hosts, green for devices.
-            p.fillRect(QRect(0, y, 3, row.height), g.gpu ? QColor(0x3c, 0xa9, 0x51) : QColor(0x4e, 0x79, 0xa7));
+            p.fillRect(QRect(0, y, 3, row.height),
+                       g.gpu ? QColor(0x3c, 0xa9, 0x51) : QColor(0x4e, 0x79, 0xa7));
             p.setFont(m_groupFont);
             p.setPen(kLabelText);
             const int titleRight = textRight;
@@ -377,12 +357,14 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
             if (!row.detail.isEmpty() && used + 30 < titleRight) {
                 p.setFont(m_detailFont);
                 p.setPen(kDetailText);
-                p.drawText(QRect(used, y, titleRight - used, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                           QFontMetrics(m_detailFont).elidedText(row.detail, Qt::ElideRight, titleRight - used));
+                p.drawText(
+                    QRect(used, y, titleRight - used, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                    QFontMetrics(m_detailFont).elidedText(row.detail, Qt::ElideRight, titleRight - used));
             }
         } else {
-            const int lineH = row.kind == TrackLayout::RowKind::Slices ? metrics::kSliceRowHeight + 2 * metrics::kTrackPadding
-                                                                       : 22;
+            const int lineH = row.kind == TrackLayout::RowKind::Slices
+                                  ? metrics::kSliceRowHeight + 2 * metrics::kTrackPadding
+                                  : 22;
             p.setFont(m_labelFont);
             p.setPen(kLabelText);
             p.drawText(QRect(26, y, textRight - 26, lineH), Qt::AlignVCenter | Qt::AlignLeft,
@@ -390,12 +372,14 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
             QString detail = row.detail;
             if (row.kind == TrackLayout::RowKind::Counter) {
                 const double peak = counterRange(row.counter).second;
-                detail = QStringLiteral("peak ") + (row.bytes ? formatBytes(peak) : QString::number(peak, 'g', 4));
+                detail =
+                    QStringLiteral("peak ") + (row.bytes ? formatBytes(peak) : QString::number(peak, 'g', 4));
             }
             if (!detail.isEmpty() && row.height >= lineH + 12) {
                 p.setFont(m_detailFont);
                 p.setPen(kDetailText);
-                p.drawText(QRect(26, y + lineH - 4, textRight - 26, 14), Qt::AlignTop | Qt::AlignLeft, detail);
+                p.drawText(QRect(26, y + lineH - 4, textRight - 26, 14), Qt::AlignTop | Qt::AlignLeft,
+                           detail);
             }
         }
         p.setPen(kSeparator);
@@ -413,8 +397,7 @@ void TimelineRenderer::paintSelection(QPainter& p, const TimelineCoords& c, cons
     p.setPen(dashed);
     for (SliceRef r : s.linked) {
         const QRectF rect = sliceRect(c, r);
-        if (!rect.isEmpty())
-            p.drawRect(rect.adjusted(0, 0, -1, -1));
+        if (!rect.isEmpty()) p.drawRect(rect.adjusted(0, 0, -1, -1));
     }
     if (s.currentMatch.valid() && s.currentMatch != s.selected) {
         const QRectF rect = sliceRect(c, s.currentMatch);
@@ -434,16 +417,14 @@ void TimelineRenderer::paintSelection(QPainter& p, const TimelineCoords& c, cons
 
 void TimelineRenderer::paintArrows(QPainter& p, const TimelineCoords& c, const TimelineState& s)
 {
-    if (s.arrows.empty())
-        return;
+    if (s.arrows.empty()) return;
     const Trace& t = *m_doc->trace;
     p.setRenderHint(QPainter::Antialiasing, true);
     const QColor color(0x22, 0x26, 0x2c);
     p.setPen(QPen(color, 1.4));
     for (const auto& [from, to] : s.arrows) {
         const double y0 = sliceCenterY(c, from), y1 = sliceCenterY(c, to);
-        if (y0 < 0 || y1 < 0)
-            continue;
+        if (y0 < 0 || y1 < 0) continue;
         const QPointF a(c.x(t.slices(from.track).start(from.index)), y0);
         const QPointF b(c.x(t.slices(to.track).start(to.index)), y1);
         const double dx = std::max(24.0, std::abs(b.x() - a.x()) / 2);

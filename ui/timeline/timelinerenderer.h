@@ -46,8 +46,10 @@ public:
     const SliceColors& colors() const { return m_colors; }
 
 private:
-    void paintTracks(QPainter& p, const TimelineCoords& c, const TimelineState& s, const std::vector<int>& rows);
-    void paintSliceRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row, const TimelineState& s);
+    void paintTracks(QPainter& p, const TimelineCoords& c, const TimelineState& s,
+                     const std::vector<int>& rows);
+    void paintSliceRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row,
+                       const TimelineState& s);
     void paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row);
     void paintLabels(QPainter& p, const TimelineCoords& c, const std::vector<int>& rows);
     void paintSelection(QPainter& p, const TimelineCoords& c, const TimelineState& s);

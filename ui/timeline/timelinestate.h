@@ -15,7 +15,7 @@ struct TimelineState {
     int scrollY = 0;
     SliceRef selected;
     SliceRef currentMatch;
-    std::vector<SliceRef> linked;                   // outlined with the selection
+    std::vector<SliceRef> linked;                      // outlined with the selection
     std::vector<std::pair<SliceRef, SliceRef>> arrows; // flows and launch links of the selection
     const Highlight* highlight = nullptr;
     bool hasRange = false;

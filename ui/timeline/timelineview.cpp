@@ -28,7 +28,10 @@ constexpr double kZoomStep = 0.7;
 constexpr double kPanStep = 0.15;
 constexpr int kDragThreshold = 4;
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 } // namespace
 
@@ -48,7 +51,10 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent)
 
 TimelineView::~TimelineView() = default;
 
-TimelineCoords TimelineView::coords() const { return m_renderer.coords(viewport()->size(), m_state); }
+TimelineCoords TimelineView::coords() const
+{
+    return m_renderer.coords(viewport()->size(), m_state);
+}
 
 void TimelineView::setDocument(std::shared_ptr<const TraceDocument> doc)
 {
@@ -73,10 +79,8 @@ void TimelineView::setDocument(std::shared_ptr<const TraceDocument> doc)
 void TimelineView::setWindow(TimeWindow w)
 {
     w = w.clamped(m_bounds);
-    if (w.span() < 1)
-        return;
-    if (w == m_state.window)
-        return;
+    if (w.span() < 1) return;
+    if (w == m_state.window) return;
     m_state.window = w;
     updateScrollBars();
     viewport()->update();
@@ -85,16 +89,14 @@ void TimelineView::setWindow(TimeWindow w)
 
 void TimelineView::fitAll()
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     const Trace& t = *m_doc->trace;
     setWindow(TimeWindow{t.startTime(), std::max(t.endTime(), t.startTime() + 1000)});
 }
 
 void TimelineView::zoomToSlice(SliceRef r)
 {
-    if (!m_doc || !r.valid())
-        return;
+    if (!m_doc || !r.valid()) return;
     const SliceTrack& st = m_doc->trace->slices(r.track);
     const TimeNs s = st.start(r.index), e = st.end(r.index);
     const TimeNs margin = std::max<TimeNs>((e - s) / 10, 50);
@@ -115,8 +117,7 @@ void TimelineView::zoomToSelection()
 void TimelineView::zoomToStep(int stepIndex)
 {
     const auto& steps = m_renderer.ruler().steps();
-    if (stepIndex < 0 || stepIndex >= int(steps.size()))
-        return;
+    if (stepIndex < 0 || stepIndex >= int(steps.size())) return;
     const Step& s = steps[stepIndex];
     const TimeNs margin = (s.end - s.start) / 40;
     setWindow(TimeWindow{s.start - margin, s.end + margin});
@@ -126,25 +127,26 @@ TimeNs TimelineView::anchorTime() const
 {
     const QPoint p = viewport()->mapFromGlobal(QCursor::pos());
     const TimelineCoords c = coords();
-    if (viewport()->rect().contains(p) && p.x() >= c.trackLeft())
-        return c.time(p.x());
+    if (viewport()->rect().contains(p) && p.x() >= c.trackLeft()) return c.time(p.x());
     return m_state.window.t0 + m_state.window.span() / 2;
 }
 
 void TimelineView::zoomAround(double factor, TimeNs anchor)
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     setWindow(m_state.window.zoomed(factor, anchor, m_bounds));
 }
 
-void TimelineView::zoomBy(double factor) { zoomAround(factor, anchorTime()); }
+void TimelineView::zoomBy(double factor)
+{
+    zoomAround(factor, anchorTime());
+}
 
 void TimelineView::panBy(double fraction)
 {
-    if (!m_doc)
-        return;
-    setWindow(m_state.window.panned(TimeNs(std::llround(double(m_state.window.span()) * fraction)), m_bounds));
+    if (!m_doc) return;
+    setWindow(
+        m_state.window.panned(TimeNs(std::llround(double(m_state.window.span()) * fraction)), m_bounds));
 }
 
 void TimelineView::updateScrollBars()
@@ -171,8 +173,7 @@ void TimelineView::updateScrollBars()
 
 void TimelineView::scrollContentsBy(int, int)
 {
-    if (m_updatingScrollBars)
-        return;
+    if (m_updatingScrollBars) return;
     m_state.scrollY = verticalScrollBar()->value();
     const TimeNs t0 = m_bounds.t0 + TimeNs(horizontalScrollBar()->value()) * m_hScale;
     if (t0 != m_state.window.t0 && m_doc) {
@@ -218,25 +219,20 @@ void TimelineView::updateSelectionLinks()
     m_state.linked.clear();
     m_state.arrows.clear();
     const SliceRef r = m_state.selected;
-    if (!m_doc || !r.valid())
-        return;
+    if (!m_doc || !r.valid()) return;
     const Trace& t = *m_doc->trace;
     const SliceLinks links = m_doc->links.linksOf(r);
     auto addArrow = [&](SliceRef a, SliceRef b) {
-        if (!a.valid() || !b.valid() || m_state.arrows.size() >= 128)
-            return;
+        if (!a.valid() || !b.valid() || m_state.arrows.size() >= 128) return;
         for (const auto& ab : m_state.arrows)
-            if (ab.first == a && ab.second == b)
-                return;
+            if (ab.first == a && ab.second == b) return;
         m_state.arrows.emplace_back(a, b);
     };
     for (uint32_t fi : links.flows) {
         const Flow& f = t.flows()[fi];
-        if (f.hasFrom && f.hasTo)
-            addArrow(f.from(), f.to());
+        if (f.hasFrom && f.hasTo) addArrow(f.from(), f.to());
     }
-    if (links.runtime.valid())
-        addArrow(links.runtime, r);
+    if (links.runtime.valid()) addArrow(links.runtime, r);
     if (isLaunchKind(t.sliceKind(r)))
         for (SliceRef g : links.gpuWork)
             addArrow(r, g);
@@ -244,8 +240,7 @@ void TimelineView::updateSelectionLinks()
         for (SliceRef g : m_doc->links.gpuWorkOf(launch))
             addArrow(launch, g);
     for (SliceRef x : {links.launchingOp, links.runtime})
-        if (x.valid())
-            m_state.linked.push_back(x);
+        if (x.valid()) m_state.linked.push_back(x);
     for (SliceRef x : links.gpuWork)
         m_state.linked.push_back(x);
     for (SliceRef x : links.launches)
@@ -256,22 +251,22 @@ void TimelineView::selectSlice(SliceRef r, bool reveal)
 {
     m_state.selected = r;
     updateSelectionLinks();
-    if (reveal && r.valid())
-        revealSlice(r);
+    if (reveal && r.valid()) revealSlice(r);
     viewport()->update();
     emit sliceSelected(r);
 }
 
-void TimelineView::clearSelection() { selectSlice(SliceRef(), false); }
+void TimelineView::clearSelection()
+{
+    selectSlice(SliceRef(), false);
+}
 
 void TimelineView::revealSlice(SliceRef r)
 {
-    if (!m_doc || !r.valid())
-        return;
+    if (!m_doc || !r.valid()) return;
     TrackLayout& layout = m_renderer.layout();
     const int ri = layout.rowOfTrack(r.track);
-    if (ri < 0)
-        return;
+    if (ri < 0) return;
     if (!layout.rows()[ri].visible) {
         layout.setCollapsed(layout.rows()[ri].group, false);
         m_renderer.geometry().setKey({}); // rows moved
@@ -310,8 +305,7 @@ void TimelineView::setRange(TimeNs t0, TimeNs t1, const std::vector<TrackId>& tr
 
 void TimelineView::clearRange()
 {
-    if (!m_state.hasRange)
-        return;
+    if (!m_state.hasRange) return;
     m_state.hasRange = false;
     m_rangeTracks.clear();
     viewport()->update();
@@ -346,8 +340,7 @@ void TimelineView::setHighlight(std::shared_ptr<const Highlight> h)
 
 bool TimelineView::gotoMatch(int index)
 {
-    if (!m_highlight || index < 0 || index >= int(m_highlight->occurrences.size()))
-        return false;
+    if (!m_highlight || index < 0 || index >= int(m_highlight->occurrences.size())) return false;
     m_matchIndex = index;
     const SliceRef r = m_highlight->occurrences[size_t(index)];
     m_state.currentMatch = r;
@@ -358,29 +351,27 @@ bool TimelineView::gotoMatch(int index)
 
 bool TimelineView::nextMatch()
 {
-    if (!m_highlight || m_highlight->occurrences.empty() || !m_doc)
-        return false;
+    if (!m_highlight || m_highlight->occurrences.empty() || !m_doc) return false;
     const auto& occ = m_highlight->occurrences;
-    if (m_matchIndex >= 0)
-        return gotoMatch((m_matchIndex + 1) % int(occ.size()));
+    if (m_matchIndex >= 0) return gotoMatch((m_matchIndex + 1) % int(occ.size()));
     // First jump: the first occurrence at or after the window's start.
     const Trace& t = *m_doc->trace;
-    auto it = std::lower_bound(occ.begin(), occ.end(), m_state.window.t0,
-                               [&](SliceRef r, TimeNs key) { return t.slices(r.track).start(r.index) < key; });
+    auto it = std::lower_bound(occ.begin(), occ.end(), m_state.window.t0, [&](SliceRef r, TimeNs key) {
+        return t.slices(r.track).start(r.index) < key;
+    });
     return gotoMatch(it == occ.end() ? 0 : int(it - occ.begin()));
 }
 
 bool TimelineView::previousMatch()
 {
-    if (!m_highlight || m_highlight->occurrences.empty() || !m_doc)
-        return false;
+    if (!m_highlight || m_highlight->occurrences.empty() || !m_doc) return false;
     const auto& occ = m_highlight->occurrences;
     const int n = int(occ.size());
-    if (m_matchIndex >= 0)
-        return gotoMatch((m_matchIndex + n - 1) % n);
+    if (m_matchIndex >= 0) return gotoMatch((m_matchIndex + n - 1) % n);
     const Trace& t = *m_doc->trace;
-    auto it = std::lower_bound(occ.begin(), occ.end(), m_state.window.t1,
-                               [&](SliceRef r, TimeNs key) { return t.slices(r.track).start(r.index) < key; });
+    auto it = std::lower_bound(occ.begin(), occ.end(), m_state.window.t1, [&](SliceRef r, TimeNs key) {
+        return t.slices(r.track).start(r.index) < key;
+    });
     return gotoMatch(it == occ.begin() ? n - 1 : int(it - occ.begin()) - 1);
 }
 
@@ -388,8 +379,7 @@ bool TimelineView::previousMatch()
 
 void TimelineView::showTooltip(const QPoint& pos, const QPoint& globalPos)
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     const TimelineHit hit = hitTest(m_renderer, coords(), pos);
     QString text;
     const Trace& t = *m_doc->trace;
@@ -403,17 +393,17 @@ void TimelineView::showTooltip(const QPoint& pos, const QPoint& globalPos)
                        .arg(formatCount(hit.count), formatDuration(hit.itemEnd - hit.itemStart), name, dur);
         } else {
             text = QStringLiteral("<b>%1</b><br>%2 &nbsp;·&nbsp; %3<br>start %4")
-                       .arg(name, dur, cat,
-                            formatTimestamp(st.start(hit.slice.index) - t.startTime(), 1.0));
+                       .arg(name, dur, cat, formatTimestamp(st.start(hit.slice.index) - t.startTime(), 1.0));
         }
     } else if (hit.kind == TimelineHit::Kind::StepRuler) {
         const Step& s = m_renderer.ruler().steps()[size_t(hit.step)];
-        text = QStringLiteral("<b>ProfilerStep#%1</b><br>%2<br>click to zoom").arg(s.number).arg(formatDuration(s.end - s.start));
+        text = QStringLiteral("<b>ProfilerStep#%1</b><br>%2<br>click to zoom")
+                   .arg(s.number)
+                   .arg(formatDuration(s.end - s.start));
     } else if (hit.kind == TimelineHit::Kind::Label || hit.kind == TimelineHit::Kind::GroupHeader) {
         const TrackLayout::Row& row = m_renderer.layout().rows()[size_t(hit.row)];
         text = row.label.toHtmlEscaped();
-        if (!row.detail.isEmpty())
-            text += QStringLiteral("<br>") + row.detail.toHtmlEscaped();
+        if (!row.detail.isEmpty()) text += QStringLiteral("<br>") + row.detail.toHtmlEscaped();
         if (row.kind == TrackLayout::RowKind::Slices)
             text += QStringLiteral("<br>%1 slices, %2 levels")
                         .arg(formatCount(t.slices(row.track).size()))
@@ -456,8 +446,7 @@ bool TimelineView::viewportEvent(QEvent* e)
 
 void TimelineView::wheelEvent(QWheelEvent* e)
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     const QPoint angle = e->angleDelta();
     const QPoint pixels = e->pixelDelta();
     if (e->modifiers() & Qt::ControlModifier) {
@@ -470,7 +459,8 @@ void TimelineView::wheelEvent(QWheelEvent* e)
     if (horizontal) {
         // Shift turns the vertical wheel into a horizontal one.
         const int delta = angle.x() != 0 ? angle.x() : angle.y();
-        const double px = !pixels.isNull() ? double(pixels.x() != 0 ? pixels.x() : pixels.y()) : delta / 120.0 * 80;
+        const double px =
+            !pixels.isNull() ? double(pixels.x() != 0 ? pixels.x() : pixels.y()) : delta / 120.0 * 80;
         setWindow(m_state.window.panned(TimeNs(std::llround(-px / coords().pxPerNs())), m_bounds));
         e->accept();
         return;
@@ -481,8 +471,7 @@ void TimelineView::wheelEvent(QWheelEvent* e)
 void TimelineView::mousePressEvent(QMouseEvent* e)
 {
     setFocus();
-    if (!m_doc || e->button() != Qt::LeftButton)
-        return;
+    if (!m_doc || e->button() != Qt::LeftButton) return;
     m_pressPos = e->position().toPoint();
     m_pressWindow = m_state.window;
     m_pressScroll = m_state.scrollY;
@@ -492,7 +481,8 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
         m_drag = hit.kind == TimelineHit::Kind::StepRuler ? Drag::Pending : Drag::RulerRange;
         return;
     }
-    m_drag = (e->modifiers() & Qt::ShiftModifier) && m_pressPos.x() >= c.trackLeft() ? Drag::Range : Drag::Pending;
+    m_drag =
+        (e->modifiers() & Qt::ShiftModifier) && m_pressPos.x() >= c.trackLeft() ? Drag::Range : Drag::Pending;
 }
 
 void TimelineView::updateRangeFromDrag(const QPoint& pos)
@@ -531,7 +521,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
         const double dx = pos.x() - m_pressPos.x();
         const TimeNs delta = TimeNs(std::llround(-dx / c.pxPerNs()));
         m_state.window = m_pressWindow.panned(delta, m_bounds);
-        m_state.scrollY = std::clamp(m_pressScroll - (pos.y() - m_pressPos.y()), 0, verticalScrollBar()->maximum());
+        m_state.scrollY =
+            std::clamp(m_pressScroll - (pos.y() - m_pressPos.y()), 0, verticalScrollBar()->maximum());
         updateScrollBars();
         emit windowChanged();
         break;
@@ -541,8 +532,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
         updateRangeFromDrag(pos);
         break;
     default:
-        if (e->buttons() == Qt::NoButton)
-            showTooltip(pos, e->globalPosition().toPoint());
+        if (e->buttons() == Qt::NoButton) showTooltip(pos, e->globalPosition().toPoint());
         break;
     }
     viewport()->update();
@@ -550,8 +540,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e)
 {
-    if (e->button() != Qt::LeftButton || !m_doc)
-        return;
+    if (e->button() != Qt::LeftButton || !m_doc) return;
     const QPoint pos = e->position().toPoint();
     const Drag drag = m_drag;
     m_drag = Drag::None;
@@ -565,14 +554,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         }
         updateRangeFromDrag(pos);
         std::vector<TrackId> tracks =
-            drag == Drag::RulerRange
-                ? m_renderer.layout().tracksIn(0, m_renderer.layout().totalHeight())
-                : m_renderer.layout().tracksIn(m_state.rangeY0, m_state.rangeY1 - 1);
+            drag == Drag::RulerRange ? m_renderer.layout().tracksIn(0, m_renderer.layout().totalHeight())
+                                     : m_renderer.layout().tracksIn(m_state.rangeY0, m_state.rangeY1 - 1);
         setRange(m_state.rangeT0, m_state.rangeT1, tracks);
         return;
     }
-    if (drag != Drag::Pending)
-        return;
+    if (drag != Drag::Pending) return;
     const TimelineHit hit = hitTest(m_renderer, c, pos);
     switch (hit.kind) {
     case TimelineHit::Kind::StepRuler:
@@ -594,8 +581,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
 {
-    if (!m_doc)
-        return;
+    if (!m_doc) return;
     const TimelineHit hit = hitTest(m_renderer, coords(), e->position().toPoint());
     if (hit.kind == TimelineHit::Kind::Slice) {
         if (hit.count > 1)

@@ -6,23 +6,20 @@ namespace ks::ui {
 
 TimeNs rulerStep(TimeNs span, double width, double minLabelSpacing)
 {
-    if (span <= 0 || width <= 0)
-        return 1;
+    if (span <= 0 || width <= 0) return 1;
     const double minStep = double(span) * minLabelSpacing / width;
     double magnitude = 1;
     while (magnitude * 10 <= minStep)
         magnitude *= 10;
     for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (magnitude * m >= minStep)
-            return std::max<TimeNs>(1, TimeNs(magnitude * m));
+        if (magnitude * m >= minStep) return std::max<TimeNs>(1, TimeNs(magnitude * m));
     return TimeNs(magnitude * 10);
 }
 
 std::vector<RulerTick> rulerTicks(TimeNs t0, TimeNs t1, double width, TimeNs origin, double minLabelSpacing)
 {
     std::vector<RulerTick> out;
-    if (t1 <= t0 || width <= 0)
-        return out;
+    if (t1 <= t0 || width <= 0) return out;
     const TimeNs step = rulerStep(t1 - t0, width, minLabelSpacing);
     // One unit for every label, picked from the step so that labels differ.
     double scale = 1;
@@ -44,8 +41,7 @@ std::vector<RulerTick> rulerTicks(TimeNs t0, TimeNs t1, double width, TimeNs ori
     // First minor tick at or after t0, on the grid anchored at the origin.
     auto floorDiv = [](TimeNs a, TimeNs b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
     TimeNs t = origin + floorDiv(t0 - origin, minor) * minor;
-    if (t < t0)
-        t += minor;
+    if (t < t0) t += minor;
     for (; t <= t1; t += minor) {
         RulerTick tick;
         tick.time = t;

@@ -16,7 +16,8 @@ struct RulerTick {
 // Tick marks for a time ruler over [t0, t1] drawn `width` pixels wide: major ticks at a 1/2/5 x 10^k
 // step chosen so labels are at least minLabelSpacing pixels apart, five minor ticks per major one,
 // labels relative to origin (the trace start) in one unit that suits the step.
-std::vector<RulerTick> rulerTicks(TimeNs t0, TimeNs t1, double width, TimeNs origin, double minLabelSpacing = 110);
+std::vector<RulerTick> rulerTicks(TimeNs t0, TimeNs t1, double width, TimeNs origin,
+                                  double minLabelSpacing = 110);
 
 // Step between major ticks as chosen by rulerTicks.
 TimeNs rulerStep(TimeNs span, double width, double minLabelSpacing = 110);

@@ -9,10 +9,8 @@ TimeWindow TimeWindow::clamped(const TimeWindow& b) const
 {
     TimeWindow w = *this;
     const TimeNs s = std::min(w.span(), b.span());
-    if (w.t0 < b.t0)
-        w.t0 = b.t0;
-    if (w.t0 + s > b.t1)
-        w.t0 = b.t1 - s;
+    if (w.t0 < b.t0) w.t0 = b.t0;
+    if (w.t0 + s > b.t1) w.t0 = b.t1 - s;
     w.t1 = w.t0 + s;
     return w;
 }

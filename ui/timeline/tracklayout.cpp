@@ -14,24 +14,24 @@ namespace ks::ui {
 
 namespace {
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 // GPU names by device id from the deviceProperties metadata.
 std::map<int64_t, QString> deviceNames(const Trace& t)
 {
     std::map<int64_t, QString> out;
     const std::string* props = t.metadata().find("deviceProperties");
-    if (!props)
-        props = t.metadata().find("computeProperties");
-    if (!props)
-        return out;
+    if (!props) props = t.metadata().find("computeProperties");
+    if (!props) return out;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(*props));
     const QJsonArray devices = doc.array();
     for (qsizetype i = 0; i < devices.size(); ++i) {
         const QJsonObject d = devices[i].toObject();
         const QString name = d.value(QLatin1String("name")).toString();
-        if (!name.isEmpty())
-            out[d.value(QLatin1String("id")).toInteger(i)] = name;
+        if (!name.isEmpty()) out[d.value(QLatin1String("id")).toInteger(i)] = name;
     }
     return out;
 }
@@ -115,38 +115,47 @@ void TrackLayout::build(const TraceDocument& doc)
     for (size_t i = 0; i < t.trackCount(); ++i) {
         const Track& tr = t.track(TrackId(uint32_t(i)));
         // Instant-only rows ("Iteration Start", "Record Window End") carry nothing to draw.
-        if (tr.slices.empty())
-            continue;
+        if (tr.slices.empty()) continue;
         const bool gpu = tr.kind == TrackKind::GpuStream || tr.kind == TrackKind::GpuAnnotation;
         specFor(tr.process, gpu).tracks.push_back(tr.id);
+    }
+    // 2020 traces put the profiler span under pid "Traces" rather than "Spans".
+    for (auto& [key, g] : specs) {
+        const bool allSpans =
+            !g.tracks.empty() && std::all_of(g.tracks.begin(), g.tracks.end(),
+                                             [&](TrackId id) { return t.track(id).kind == TrackKind::Span; });
+        if (allSpans && g.order != 5) {
+            g.order = 5;
+            g.title = QStringLiteral("Profiler spans");
+            g.subtitle.clear();
+        }
     }
     // Device memory goes with that device's streams; host memory with the host process.
     std::map<int, ProcessId> gpuProcessOfDevice;
     for (const auto& [key, g] : specs)
-        if (g.gpu)
-            gpuProcessOfDevice[int(g.sortKey)] = g.process;
+        if (g.gpu) gpuProcessOfDevice[int(g.sortKey)] = g.process;
     for (const MemorySeries& m : doc.memory) {
-        if (!m.process.valid() || m.allocated->size() == 0)
-            continue;
-        auto dev = m.deviceType != 0 ? gpuProcessOfDevice.find(std::max(0, m.deviceId)) : gpuProcessOfDevice.end();
-        GroupSpec& g = dev != gpuProcessOfDevice.end() ? specFor(dev->second, true) : specFor(m.process, false);
+        if (!m.process.valid() || m.allocated->size() == 0) continue;
+        auto dev =
+            m.deviceType != 0 ? gpuProcessOfDevice.find(std::max(0, m.deviceId)) : gpuProcessOfDevice.end();
+        GroupSpec& g =
+            dev != gpuProcessOfDevice.end() ? specFor(dev->second, true) : specFor(m.process, false);
         g.counters.push_back({QString::fromStdString(m.label), m.allocated.get(), true});
     }
     for (size_t i = 0; i < t.counterCount(); ++i) {
         const CounterTrack& c = t.counter(CounterTrackId(uint32_t(i)));
-        if (c.size() == 0)
-            continue;
+        if (c.size() == 0) continue;
         QString label = qstr(t.str(c.name()));
         if (c.series().valid() && !t.str(c.series()).empty())
             label += QStringLiteral(" · ") + qstr(t.str(c.series()));
-        specFor(c.process(), t.process(c.process()).kind == ProcessKind::Gpu).counters.push_back({label, &c, false});
+        specFor(c.process(), t.process(c.process()).kind == ProcessKind::Gpu)
+            .counters.push_back({label, &c, false});
     }
 
     // Steps are recorded on the thread that drives the loop: that is the main thread.
     std::vector<uint8_t> hasSteps(t.trackCount(), 0);
     for (size_t i = 0; i < t.steps().size(); ++i)
-        if (t.steps()[i].slice.track.valid())
-            hasSteps[t.steps()[i].slice.track.value] = 1;
+        if (t.steps()[i].slice.track.valid()) hasSteps[t.steps()[i].slice.track.value] = 1;
     auto isMain = [&](const GroupSpec& g, TrackId id) {
         const Track& x = t.track(id);
         return hasSteps[id.value] || (!x.tid.isString() && x.tid.number == g.pid);
@@ -164,8 +173,7 @@ void TrackLayout::build(const TraceDocument& doc)
     size_t primarySlices = 0;
     bool primaryHasSteps = false;
     for (GroupSpec& g : list) {
-        if (g.order != 0)
-            continue;
+        if (g.order != 0) continue;
         size_t n = 0;
         bool steps = false;
         for (TrackId id : g.tracks) {
@@ -179,17 +187,16 @@ void TrackLayout::build(const TraceDocument& doc)
         }
     }
     for (GroupSpec& g : list)
-        if (g.order == 0 && &g != primary)
-            g.order = 2;
+        if (g.order == 0 && &g != primary) g.order = 2;
     // Main thread first, then the GPU streams, then the host's other threads: what a training step
     // does on the host and on the device is then visible together without scrolling.
     if (anyGpu) {
         const size_t n = list.size();
         for (size_t i = 0; i < n; ++i) {
             GroupSpec& g = list[i];
-            if (g.order != 0 || g.tracks.size() < 2)
-                continue;
-            auto mainIt = std::find_if(g.tracks.begin(), g.tracks.end(), [&](TrackId id) { return isMain(g, id); });
+            if (g.order != 0 || g.tracks.size() < 2) continue;
+            auto mainIt =
+                std::find_if(g.tracks.begin(), g.tracks.end(), [&](TrackId id) { return isMain(g, id); });
             if (mainIt == g.tracks.end())
                 mainIt = std::max_element(g.tracks.begin(), g.tracks.end(), [&](TrackId a, TrackId b) {
                     return t.slices(a).size() < t.slices(b).size();
@@ -202,8 +209,7 @@ void TrackLayout::build(const TraceDocument& doc)
             rest.title = g.title + QStringLiteral(" · other threads");
             rest.subtitle = g.subtitle;
             for (TrackId id : g.tracks)
-                if (id != *mainIt)
-                    rest.tracks.push_back(id);
+                if (id != *mainIt) rest.tracks.push_back(id);
             const TrackId mainTrack = *mainIt;
             g.tracks = {mainTrack};
             list.push_back(std::move(rest));
@@ -234,7 +240,8 @@ void TrackLayout::build(const TraceDocument& doc)
                 const bool main = isMain(*g, id);
                 return std::make_tuple(main ? 0 : 1, x.hasSortIndex ? x.sortIndex : tid, tid, x.id.value);
             };
-            std::stable_sort(tracks.begin(), tracks.end(), [&](TrackId a, TrackId b) { return key(a) < key(b); });
+            std::stable_sort(tracks.begin(), tracks.end(),
+                             [&](TrackId a, TrackId b) { return key(a) < key(b); });
         }
         Group group;
         group.title = g->title;
@@ -302,8 +309,7 @@ void TrackLayout::relayout()
             Row& r = m_rows[ri];
             r.visible = !g.collapsed;
             r.y = y;
-            if (r.visible)
-                y += r.height;
+            if (r.visible) y += r.height;
         }
     }
     m_totalHeight = y;
@@ -311,8 +317,7 @@ void TrackLayout::relayout()
 
 void TrackLayout::setCollapsed(int group, bool collapsed)
 {
-    if (group < 0 || group >= int(m_groups.size()))
-        return;
+    if (group < 0 || group >= int(m_groups.size())) return;
     m_groups[group].collapsed = collapsed;
     relayout();
 }
@@ -326,16 +331,13 @@ void TrackLayout::setAllCollapsed(bool collapsed)
 
 int TrackLayout::rowAt(int y) const
 {
-    if (y < 0 || y >= m_totalHeight)
-        return -1;
+    if (y < 0 || y >= m_totalHeight) return -1;
     // Rows are in y order; hidden rows share their successor's y, so search then skip them.
     auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y, [](int v, const Row& r) { return v < r.y; });
     for (auto k = it; k != m_rows.begin();) {
         --k;
-        if (k->visible && y < k->y + k->height)
-            return int(k - m_rows.begin());
-        if (k->visible)
-            break;
+        if (k->visible && y < k->y + k->height) return int(k - m_rows.begin());
+        if (k->visible) break;
     }
     return -1;
 }
@@ -345,8 +347,7 @@ std::vector<int> TrackLayout::rowsIn(int y0, int y1) const
     std::vector<int> out;
     for (size_t i = 0; i < m_rows.size(); ++i) {
         const Row& r = m_rows[i];
-        if (r.visible && r.y < y1 && r.y + r.height > y0)
-            out.push_back(int(i));
+        if (r.visible && r.y < y1 && r.y + r.height > y0) out.push_back(int(i));
     }
     return out;
 }
@@ -359,8 +360,7 @@ int TrackLayout::rowOfTrack(TrackId track) const
 int TrackLayout::displayRowOfTrack(TrackId track) const
 {
     const int row = rowOfTrack(track);
-    if (row < 0)
-        return -1;
+    if (row < 0) return -1;
     return m_rows[row].visible ? row : m_groups[m_rows[row].group].headerRow;
 }
 
@@ -373,8 +373,7 @@ std::vector<TrackId> TrackLayout::tracksIn(int y0, int y1) const
             out.push_back(r.track);
         } else if (r.kind == RowKind::GroupHeader && m_groups[r.group].collapsed) {
             for (int k : m_groups[r.group].rows)
-                if (m_rows[k].kind == RowKind::Slices)
-                    out.push_back(m_rows[k].track);
+                if (m_rows[k].kind == RowKind::Slices) out.push_back(m_rows[k].track);
         }
     }
     return out;

@@ -19,8 +19,8 @@ public:
     struct Row {
         RowKind kind = RowKind::Slices;
         int group = 0;
-        TrackId track;                           // Slices
-        const CounterTrack* counter = nullptr;   // Counter
+        TrackId track;                         // Slices
+        const CounterTrack* counter = nullptr; // Counter
         QString label;
         QString detail; // second line / tooltip: tid, stream, sort index
         int depthCount = 1;

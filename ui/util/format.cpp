@@ -19,12 +19,9 @@ QString threeDigits(double v, const char* unit)
 QString formatDuration(int64_t ns)
 {
     const double a = std::fabs(double(ns));
-    if (a < 1e3)
-        return QString::number(ns) + QLatin1String(" ns");
-    if (a < 1e6)
-        return threeDigits(double(ns) / 1e3, "µs");
-    if (a < 1e9)
-        return threeDigits(double(ns) / 1e6, "ms");
+    if (a < 1e3) return QString::number(ns) + QLatin1String(" ns");
+    if (a < 1e6) return threeDigits(double(ns) / 1e3, "µs");
+    if (a < 1e9) return threeDigits(double(ns) / 1e6, "ms");
     return threeDigits(double(ns) / 1e9, "s");
 }
 
@@ -54,10 +51,8 @@ QString formatTimestamp(int64_t ns, double resolutionNs)
 QString formatBytes(double bytes)
 {
     const double a = std::fabs(bytes);
-    if (a < 1024)
-        return QString::number(bytes, 'f', 0) + QLatin1String(" B");
-    if (a < 1024.0 * 1024)
-        return QString::number(bytes / 1024, 'f', 1) + QLatin1String(" KiB");
+    if (a < 1024) return QString::number(bytes, 'f', 0) + QLatin1String(" B");
+    if (a < 1024.0 * 1024) return QString::number(bytes / 1024, 'f', 1) + QLatin1String(" KiB");
     if (a < 1024.0 * 1024 * 1024)
         return QString::number(bytes / (1024.0 * 1024), 'f', 1) + QLatin1String(" MiB");
     return QString::number(bytes / (1024.0 * 1024 * 1024), 'f', 2) + QLatin1String(" GiB");

@@ -33,30 +33,27 @@ public:
         m_running = true;
         QPointer<QObject> context(m_context);
         JobTracker* self = this;
-        QThreadPool::globalInstance()->start([token, id, context, self, job = std::move(job),
-                                              then = std::move(then)]() mutable {
-            using Result = decltype(job(*token));
-            auto result = std::make_shared<Result>(job(*token));
-            if (token->load())
-                return;
-            // Delivered through the application object, which outlives every window; the context is
-            // checked on the GUI thread where it can no longer be deleted under our feet.
-            QMetaObject::invokeMethod(
-                qApp,
-                [token, id, context, self, result, then = std::move(then)]() mutable {
-                    if (!context || token->load() || self->m_generation != id)
-                        return;
-                    self->m_running = false;
-                    then(std::move(*result));
-                },
-                Qt::QueuedConnection);
-        });
+        QThreadPool::globalInstance()->start(
+            [token, id, context, self, job = std::move(job), then = std::move(then)]() mutable {
+                using Result = decltype(job(*token));
+                auto result = std::make_shared<Result>(job(*token));
+                if (token->load()) return;
+                // Delivered through the application object, which outlives every window; the context is
+                // checked on the GUI thread where it can no longer be deleted under our feet.
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [token, id, context, self, result, then = std::move(then)]() mutable {
+                        if (!context || token->load() || self->m_generation != id) return;
+                        self->m_running = false;
+                        then(std::move(*result));
+                    },
+                    Qt::QueuedConnection);
+            });
     }
 
     void cancel()
     {
-        if (m_token)
-            m_token->store(true);
+        if (m_token) m_token->store(true);
         m_token.reset();
         m_running = false;
     }

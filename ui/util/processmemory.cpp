@@ -11,8 +11,7 @@ uint64_t residentMemoryBytes()
 {
 #if defined(__linux__)
     FILE* f = std::fopen("/proc/self/statm", "r");
-    if (!f)
-        return 0;
+    if (!f) return 0;
     unsigned long long size = 0, resident = 0;
     const int n = std::fscanf(f, "%llu %llu", &size, &resident);
     std::fclose(f);
