@@ -3,7 +3,9 @@
 #include "document/tracedocument.h"
 #include "timeline/highlight.h"
 
+#include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace ks::ui {
@@ -12,23 +14,20 @@ void TimelineGeometry::reset(const TraceDocument* doc)
 {
     m_doc = doc;
     m_key = Key{};
-    m_items.clear();
-    m_itemsValid.clear();
+    m_tracks.clear();
     m_counters.clear();
     m_highlightValid = false;
     m_highlightFor = nullptr;
     m_queries = 0;
-    if (doc) {
-        m_items.resize(doc->trace->trackCount());
-        m_itemsValid.assign(doc->trace->trackCount(), 0);
-    }
+    if (doc) m_tracks.resize(doc->trace->trackCount());
 }
 
 bool TimelineGeometry::setKey(const Key& key)
 {
     if (key == m_key) return false;
     m_key = key;
-    std::fill(m_itemsValid.begin(), m_itemsValid.end(), 0);
+    for (TrackGeometry& g : m_tracks)
+        g.itemsValid = g.rectsValid = false;
     m_counters.clear();
     m_highlightValid = false;
     return true;
@@ -36,14 +35,44 @@ bool TimelineGeometry::setKey(const Key& key)
 
 const std::vector<LodItem>& TimelineGeometry::sliceItems(TrackId track)
 {
-    std::vector<LodItem>& items = m_items[track.value];
-    if (!m_itemsValid[track.value]) {
-        items.clear();
-        m_doc->lod(track).query(m_key.window.t0, m_key.window.t1, std::max(1, m_key.width), items);
-        m_itemsValid[track.value] = 1;
+    TrackGeometry& g = m_tracks[track.value];
+    if (!g.itemsValid) {
+        g.items.clear();
+        m_doc->lod(track).query(m_key.window.t0, m_key.window.t1, std::max(1, m_key.width), g.items);
+        g.itemsValid = true;
         ++m_queries;
     }
-    return items;
+    return g.items;
+}
+
+void TimelineGeometry::prefetch(const std::vector<TrackId>& tracks)
+{
+    std::vector<TrackGeometry*> todo;
+    std::vector<const SliceLod*> lods;
+    for (TrackId t : tracks) {
+        TrackGeometry& g = m_tracks[t.value];
+        if (!g.itemsValid) {
+            todo.push_back(&g);
+            lods.push_back(&m_doc->lod(t));
+        }
+    }
+    if (todo.size() < 2) {
+        for (TrackId t : tracks)
+            sliceItems(t);
+        return;
+    }
+    // Tracks are independent: query them side by side (Tracy's parallel preprocessing).
+    std::vector<size_t> jobs(todo.size());
+    for (size_t i = 0; i < jobs.size(); ++i)
+        jobs[i] = i;
+    const Key key = m_key;
+    QtConcurrent::blockingMap(jobs, [&](size_t i) {
+        todo[i]->items.clear();
+        lods[i]->query(key.window.t0, key.window.t1, std::max(1, key.width), todo[i]->items);
+    });
+    for (TrackGeometry* g : todo)
+        g->itemsValid = true;
+    m_queries += todo.size();
 }
 
 const std::vector<CounterColumn>& TimelineGeometry::counterColumns(const CounterTrack* counter)

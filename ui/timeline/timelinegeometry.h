@@ -4,6 +4,7 @@
 #include "analysis/lod.h"
 #include "timeline/timewindow.h"
 
+#include <QRect>
 #include <memory>
 #include <vector>
 
@@ -16,6 +17,24 @@ struct Highlight;
 // columns per counter, and the highlight tick columns. Filled lazily for the tracks that come into
 // view and dropped as a whole when the window or width changes, so hover, selection and vertical
 // scrolling repaint from here without querying the trace again.
+// One slice track drawn for the current key: its LOD items and, built from them, rectangles sorted
+// by colour (x in widget pixels, y relative to the track's top) plus the boxes wide enough for a
+// label.
+struct TrackGeometry {
+    struct Label {
+        QRect rect;
+        StringId name;
+        uint8_t color;
+    };
+    std::vector<LodItem> items;
+    std::vector<QRect> rects;        // grouped by colour
+    std::vector<uint32_t> colorEnds; // rects of colour c are [colorEnds[c-1], colorEnds[c])
+    std::vector<uint8_t> itemColor;  // per item
+    std::vector<Label> labels;
+    bool itemsValid = false;
+    bool rectsValid = false;
+};
+
 class TimelineGeometry {
 public:
     struct Key {
@@ -30,6 +49,9 @@ public:
     const Key& key() const { return m_key; }
 
     const std::vector<LodItem>& sliceItems(TrackId track);
+    // Queries, in parallel on the thread pool, every listed track whose items are not cached yet.
+    void prefetch(const std::vector<TrackId>& tracks);
+    TrackGeometry& track(TrackId track) { return m_tracks[track.value]; }
     const std::vector<CounterColumn>& counterColumns(const CounterTrack* counter);
     // Pixel columns (0..width) holding at least one highlighted occurrence.
     const std::vector<int>& highlightColumns(const Highlight* highlight);
@@ -40,8 +62,7 @@ public:
 private:
     const TraceDocument* m_doc = nullptr;
     Key m_key;
-    std::vector<std::vector<LodItem>> m_items; // by TrackId
-    std::vector<uint8_t> m_itemsValid;
+    std::vector<TrackGeometry> m_tracks; // by TrackId
     std::vector<std::pair<const CounterTrack*, std::vector<CounterColumn>>> m_counters;
     const Highlight* m_highlightFor = nullptr;
     std::vector<int> m_highlightColumns;

@@ -1,5 +1,6 @@
 #include "timeline/timelinehittest.h"
 
+#include "document/tracedocument.h"
 #include "timeline/timelinerenderer.h"
 
 #include <cmath>
@@ -62,7 +63,7 @@ TimelineHit hitTest(TimelineRenderer& r, const TimelineCoords& c, QPoint pos)
     }
     if (best) {
         hit.kind = TimelineHit::Kind::Slice;
-        hit.slice = SliceRef{row.track, best->row};
+        hit.slice = SliceRef{row.track, r.document()->lod(row.track).rowOf(*best)};
         hit.count = best->count;
         hit.itemStart = best->start;
         hit.itemEnd = best->end;

@@ -185,35 +185,88 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
     m_ruler.paint(p, c, s, ticks, m_geometry.highlightColumns(s.highlight));
 }
 
+TrackGeometry& TimelineRenderer::builtTrack(const TimelineCoords& c, TrackId track)
+{
+    TrackGeometry& g = m_geometry.track(track);
+    if (g.rectsValid && g.itemsValid) return g;
+    const std::vector<LodItem>& items = m_geometry.sliceItems(track);
+    const Trace& t = *m_doc->trace;
+    const double left = c.trackLeft() - 2, right = c.size.width() + 2;
+    g.itemColor.resize(items.size());
+    m_colorCounts.assign(SliceColors::kCount + 1, 0);
+    for (size_t i = 0; i < items.size(); ++i) {
+        const uint8_t ci = m_colors.indexOf(items[i].name, t.kindOf(items[i].category));
+        g.itemColor[i] = ci;
+        ++m_colorCounts[ci + 1];
+    }
+    // Counting sort by colour so that painting is one drawRects call per colour.
+    g.colorEnds.assign(SliceColors::kCount, 0);
+    for (int ci = 1; ci <= SliceColors::kCount; ++ci)
+        m_colorCounts[ci] += m_colorCounts[ci - 1];
+    g.rects.resize(items.size());
+    g.labels.clear();
+    size_t dropped = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const LodItem& it = items[i];
+        double x0 = c.x(it.start), x1 = c.x(it.end);
+        QRect r;
+        if (x1 >= left && x0 <= right) {
+            x0 = std::max(x0, left);
+            x1 = std::min(x1, right);
+            const int ix0 = int(std::floor(x0));
+            int w = std::max(1, int(std::ceil(x1)) - ix0);
+            // A one-pixel gap separates neighbours that are wide enough to afford it.
+            if (w >= 4) w -= 1;
+            r = QRect(ix0, metrics::kTrackPadding + it.depth * metrics::kSliceRowHeight, w,
+                      metrics::kSliceRowHeight - 1);
+            if (w >= metrics::kMinLabelTextWidth)
+                g.labels.push_back(TrackGeometry::Label{r, it.name, g.itemColor[i]});
+        } else {
+            ++dropped; // outside the window horizontally: an empty rect paints nothing
+        }
+        g.rects[m_colorCounts[g.itemColor[i]]++] = r;
+    }
+    for (int ci = 0; ci < SliceColors::kCount; ++ci)
+        g.colorEnds[ci] = m_colorCounts[ci];
+    g.rectsValid = true;
+    return g;
+}
+
 void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const TimelineState& s,
                                    const std::vector<int>& rows)
 {
+    const auto& all = m_layout.rows();
+    std::vector<TrackId> visibleTracks;
+    for (int ri : rows) {
+        const TrackLayout::Row& row = all[ri];
+        if (row.kind == TrackLayout::RowKind::Slices)
+            visibleTracks.push_back(row.track);
+        else if (row.kind == TrackLayout::RowKind::GroupHeader && m_layout.groups()[row.group].collapsed)
+            for (int k : m_layout.groups()[row.group].rows)
+                if (all[k].kind == TrackLayout::RowKind::Slices) visibleTracks.push_back(all[k].track);
+    }
+    m_geometry.prefetch(visibleTracks);
+
     for (auto& b : m_buckets)
         b.clear();
-    m_texts.clear();
-    m_highlightRects.clear();
-    const auto& all = m_layout.rows();
     for (int ri : rows) {
         const TrackLayout::Row& row = all[ri];
         const int y = c.y(row.y);
         if (row.kind == TrackLayout::RowKind::GroupHeader) {
             p.fillRect(QRect(c.trackLeft(), y, c.trackWidth(), row.height), kGroupBg);
-            // A collapsed group still shows when its tracks are busy.
+            // A collapsed group still shows when its tracks are busy: their outermost level.
             if (m_layout.groups()[row.group].collapsed) {
                 for (int k : m_layout.groups()[row.group].rows) {
-                    const TrackLayout::Row& tr = all[k];
-                    if (tr.kind != TrackLayout::RowKind::Slices) continue;
-                    const SliceTrack& st = m_doc->trace->slices(tr.track);
-                    for (const LodItem& it : m_geometry.sliceItems(tr.track)) {
-                        if (it.depth != 0) break;
+                    if (all[k].kind != TrackLayout::RowKind::Slices) continue;
+                    const TrackGeometry& g = builtTrack(c, all[k].track);
+                    for (size_t i = 0; i < g.items.size() && g.items[i].depth == 0; ++i) {
+                        const LodItem& it = g.items[i];
                         const double x0 = std::max<double>(c.x(it.start), c.trackLeft() - 1);
                         const double x1 = std::min<double>(c.x(it.end), c.size.width() + 1);
                         if (x1 < x0) continue;
                         const int ix0 = int(std::floor(x0));
-                        const uint8_t ci =
-                            m_colors.indexOf(st.name(it.row), m_doc->trace->kindOf(st.category(it.row)));
-                        m_buckets[ci].emplace_back(ix0, y + 7, std::max(1, int(std::ceil(x1)) - ix0),
-                                                   row.height - 14);
+                        m_buckets[g.itemColor[i]].emplace_back(
+                            ix0, y + 7, std::max(1, int(std::ceil(x1)) - ix0), row.height - 14);
                     }
                 }
             }
@@ -232,57 +285,63 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const T
         p.drawRects(m_buckets[ci].data(), int(m_buckets[ci].size()));
     }
     p.setBrush(Qt::NoBrush);
-    if (!m_texts.empty()) {
+}
+
+void TimelineRenderer::paintSliceRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row,
+                                     const TimelineState& s)
+{
+    TrackGeometry& g = builtTrack(c, row.track);
+    const int top = c.y(row.y);
+    p.save();
+    p.translate(0, top);
+    p.setPen(Qt::NoPen);
+    uint32_t begin = 0;
+    for (int ci = 0; ci < SliceColors::kCount; ++ci) {
+        const uint32_t end = g.colorEnds[ci];
+        if (end > begin) {
+            p.setBrush(m_colors.color(uint8_t(ci)));
+            p.drawRects(g.rects.data() + begin, int(end - begin));
+        }
+        begin = end;
+    }
+    p.setBrush(Qt::NoBrush);
+    if (!g.labels.empty()) {
         p.setFont(m_sliceFont);
         const QFontMetrics fm(m_sliceFont);
-        const QRect area(c.trackLeft(), c.headerHeight, c.trackWidth(), c.viewHeight());
-        for (const TextItem& t : m_texts) {
+        // The visible part of the track, in the track's own coordinates.
+        const QRect area(c.trackLeft(), c.headerHeight - top, c.trackWidth(), c.viewHeight());
+        for (const TrackGeometry::Label& l : g.labels) {
+            if (l.rect.bottom() < area.top() || l.rect.top() > area.bottom()) continue;
             // Keep the label of a box that runs off the left edge in view.
-            const QRect r = t.rect.intersected(area).adjusted(4, 0, -3, 0);
+            const QRect r = l.rect.intersected(area).adjusted(4, 0, -3, 0);
             if (r.width() < metrics::kMinLabelTextWidth - 7) continue;
-            const QString& full = name(t.name);
+            const QString& full = name(l.name);
             const QString text =
-                textWidth(t.name) <= r.width() ? full : fm.elidedText(full, Qt::ElideRight, r.width());
+                textWidth(l.name) <= r.width() ? full : fm.elidedText(full, Qt::ElideRight, r.width());
             if (text.size() <= 1) continue;
-            p.setPen(m_colors.textColor(t.color));
+            p.setPen(m_colors.textColor(l.color));
             p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, text);
         }
     }
-    if (!m_highlightRects.empty()) {
-        p.setPen(QPen(kHighlight, 2));
-        p.drawRects(m_highlightRects.data(), int(m_highlightRects.size()));
+    if (s.highlight) {
+        m_highlightRects.clear();
+        for (size_t i = 0; i < g.items.size(); ++i) {
+            if (!s.highlight->matchesName(g.items[i].name)) continue;
+            const LodItem& it = g.items[i];
+            const double x0 = std::max<double>(c.x(it.start), c.trackLeft() - 2);
+            const double x1 = std::min<double>(c.x(it.end), c.size.width() + 2);
+            if (x1 < x0) continue;
+            const int ix0 = int(std::floor(x0));
+            m_highlightRects.emplace_back(ix0, metrics::kTrackPadding + it.depth * metrics::kSliceRowHeight,
+                                          std::max(1, int(std::ceil(x1)) - ix0),
+                                          metrics::kSliceRowHeight - 1);
+        }
+        if (!m_highlightRects.empty()) {
+            p.setPen(QPen(kHighlight, 2));
+            p.drawRects(m_highlightRects.data(), int(m_highlightRects.size()));
+        }
     }
-}
-
-void TimelineRenderer::paintSliceRow(QPainter&, const TimelineCoords& c, const TrackLayout::Row& row,
-                                     const TimelineState& s)
-{
-    const Trace& t = *m_doc->trace;
-    const SliceTrack& st = t.slices(row.track);
-    const int top = c.y(row.y) + metrics::kTrackPadding;
-    const int minY = c.headerHeight - metrics::kSliceRowHeight;
-    const int maxY = c.size.height();
-    const double left = c.trackLeft() - 2, right = c.size.width() + 2;
-    for (const LodItem& it : m_geometry.sliceItems(row.track)) {
-        const int y = top + it.depth * metrics::kSliceRowHeight;
-        if (y > maxY) break; // items come depth by depth
-        if (y < minY) continue;
-        double x0 = c.x(it.start), x1 = c.x(it.end);
-        if (x1 < left || x0 > right) continue;
-        x0 = std::max(x0, left);
-        x1 = std::min(x1, right);
-        const int ix0 = int(std::floor(x0));
-        int w = std::max(1, int(std::ceil(x1)) - ix0);
-        // A one-pixel gap separates neighbours that are wide enough to afford it.
-        if (w >= 4) w -= 1;
-        const QRect r(ix0, y, w, metrics::kSliceRowHeight - 1);
-        const StringId name = st.name(it.row);
-        const uint8_t ci = m_colors.indexOf(name, t.kindOf(st.category(it.row)));
-        m_buckets[ci].push_back(r);
-        if (w >= metrics::kMinLabelTextWidth) m_texts.push_back(TextItem{r, name, ci, it.count});
-        if (s.highlight && s.highlight->matchesName(name))
-            m_highlightRects.push_back(r.adjusted(1, 1, -1, -1));
-    }
+    p.restore();
 }
 
 void TimelineRenderer::paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row)

@@ -27,6 +27,7 @@ public:
     TimelineRenderer();
 
     void setDocument(const TraceDocument* doc);
+    const TraceDocument* document() const { return m_doc; }
     TrackLayout& layout() { return m_layout; }
     const TrackLayout& layout() const { return m_layout; }
     TimelineGeometry& geometry() { return m_geometry; }
@@ -50,6 +51,8 @@ private:
                      const std::vector<int>& rows);
     void paintSliceRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row,
                        const TimelineState& s);
+    // The track's geometry for the current key, with rectangles built.
+    TrackGeometry& builtTrack(const TimelineCoords& c, TrackId track);
     void paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row);
     void paintLabels(QPainter& p, const TimelineCoords& c, const std::vector<int>& rows);
     void paintSelection(QPainter& p, const TimelineCoords& c, const TimelineState& s);
@@ -72,14 +75,8 @@ private:
     std::unordered_map<const CounterTrack*, std::pair<double, double>> m_counterRanges;
     // Per-frame scratch, kept to avoid reallocating.
     std::vector<std::vector<QRect>> m_buckets;
-    struct TextItem {
-        QRect rect;
-        StringId name;
-        uint8_t color;
-        uint32_t count;
-    };
-    std::vector<TextItem> m_texts;
     std::vector<QRect> m_highlightRects;
+    std::vector<uint32_t> m_colorCounts;
 };
 
 } // namespace ks::ui
