@@ -5,6 +5,7 @@
 #include "mainwindow/mainwindow.h"
 #include "panels/banner.h"
 #include "panels/detailspanel.h"
+#include "panels/infopanel.h"
 #include "panels/kernelfiltermodel.h"
 #include "panels/kernelpanel.h"
 #include "panels/kerneltablemodel.h"
@@ -12,6 +13,7 @@
 #include "timeline/timelineview.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -187,6 +189,23 @@ private slots:
         // Following the "Launched by" link selects the op.
         emit w->detailsPanel()->sliceActivated(op);
         QCOMPARE(w->timeline()->selectedSlice(), op);
+    }
+
+    void infoPanelShowsMetadataWhenRaised()
+    {
+        std::unique_ptr<MainWindow> w(newWindow());
+        auto doc = openAndWait(w.get(), shared(kQwen));
+        QVERIFY(doc);
+        auto* dock = w->findChild<QDockWidget*>(QStringLiteral("infoDock"));
+        QVERIFY(dock);
+        dock->raise();
+        QTRY_VERIFY(w->infoPanel()->isVisible());
+        const QString text = w->infoPanel()->toPlainText();
+        QVERIFY(text.contains(QStringLiteral("NVIDIA H100 80GB HBM3")));
+        QVERIFY(text.contains(QStringLiteral("12.4"))); // cuda_runtime_version 12040
+        QVERIFY(text.contains(QStringLiteral("2.6.0+cu124")));
+        QVERIFY(text.contains(QStringLiteral("Events by category")));
+        QVERIFY(text.contains(QStringLiteral("cuda_runtime")));
     }
 
     void opensLogDirectory()

@@ -65,6 +65,35 @@ QString objectTable(const QJsonObject& o)
     return html + QStringLiteral("</table>");
 }
 
+// First value of a key anywhere inside nested objects (harnesses bury torch_version deep).
+QJsonValue findKey(const QJsonValue& v, const QString& key, int depth = 0)
+{
+    if (depth > 8 || !v.isObject()) return QJsonValue(QJsonValue::Undefined);
+    const QJsonObject o = v.toObject();
+    if (o.contains(key)) return o.value(key);
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QJsonValue found = findKey(it.value(), key, depth + 1);
+        if (!found.isUndefined()) return found;
+    }
+    return QJsonValue(QJsonValue::Undefined);
+}
+
+// Nested objects as "a › b › c" rows, so user metadata is readable without a JSON viewer.
+void flatten(const QString& prefix, const QJsonValue& v, QString& rows, int& budget)
+{
+    if (budget <= 0) return;
+    if (v.isObject() && !v.toObject().isEmpty()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end() && budget > 0; ++it)
+            flatten(prefix + QStringLiteral(" › ") + it.key(), it.value(), rows, budget);
+        return;
+    }
+    QString text = jsonText(v);
+    if (text.size() > 300) text = text.left(300) + QStringLiteral("…");
+    rows += row(prefix, QStringLiteral("<span class='mono'>") + esc(text) + QStringLiteral("</span>"));
+    --budget;
+}
+
 } // namespace
 
 QString traceInfoHtml(const TraceDocument& doc)
@@ -111,10 +140,13 @@ QString traceInfoHtml(const TraceDocument& doc)
         versions += row(QStringLiteral("Schema version"), QString::number(*md.schemaVersion));
     shown.insert("schemaVersion");
     if (const std::string* m = md.find("metadata")) {
-        const QJsonObject o = parseJson(*m).toObject();
-        for (const char* k : {"torch_version", "pytorch_version", "cuda_version", "hip_version"})
-            if (o.contains(QLatin1String(k)))
-                versions += row(QString::fromLatin1(k), esc(jsonText(o.value(QLatin1String(k)))));
+        const QJsonValue o = parseJson(*m);
+        for (const char* k :
+             {"torch_version", "pytorch_version", "cuda_compiled_version", "hip_compiled_version"}) {
+            const QJsonValue v = findKey(o, QLatin1String(k));
+            if (!v.isUndefined() && !(v.isString() && v.toString() == QLatin1String("N/A")))
+                versions += row(QString::fromLatin1(k), esc(jsonText(v)));
+        }
     }
     for (const char* k : {"torch_version", "pytorch_version"})
         if (const std::string* v = md.find(k)) {
@@ -181,14 +213,20 @@ QString traceInfoHtml(const TraceDocument& doc)
 
     // Everything else the file carried at the top level.
     QString other;
+    int budget = 400;
     for (const auto& [k, v] : md.entries) {
         if (shown.count(k)) continue;
         const QJsonValue jv = parseJson(v);
-        QString text = jv.isUndefined() ? QString::fromStdString(v) : jsonText(jv);
-        if (text.size() > 400) text = text.left(400) + QStringLiteral("…");
-        other += row(QString::fromStdString(k),
-                     QStringLiteral("<span class='mono'>") + esc(text) + QStringLiteral("</span>"));
+        if (jv.isUndefined()) {
+            other += row(QString::fromStdString(k), QStringLiteral("<span class='mono'>") +
+                                                        esc(QString::fromStdString(v).left(300)) +
+                                                        QStringLiteral("</span>"));
+            continue;
+        }
+        flatten(QString::fromStdString(k), jv, other, budget);
     }
+    if (budget <= 0)
+        other += row(QStringLiteral("…"), QStringLiteral("<span class='d'>more metadata not shown</span>"));
     if (!other.isEmpty())
         html += QStringLiteral("<h3>Other metadata</h3><table>") + other + QStringLiteral("</table>");
 

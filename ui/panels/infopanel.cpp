@@ -13,8 +13,22 @@ InfoPanel::InfoPanel(QWidget* parent) : QTextBrowser(parent)
 
 void InfoPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
 {
-    if (doc)
-        setHtml(traceInfoHtml(*doc));
+    m_doc = std::move(doc);
+    m_dirty = true;
+    if (isVisible()) render();
+}
+
+void InfoPanel::showEvent(QShowEvent* e)
+{
+    if (m_dirty) render();
+    QTextBrowser::showEvent(e);
+}
+
+void InfoPanel::render()
+{
+    m_dirty = false;
+    if (m_doc)
+        setHtml(traceInfoHtml(*m_doc));
     else
         clear();
 }
