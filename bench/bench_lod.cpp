@@ -22,9 +22,13 @@ int main()
         lods.back()->update();
     }
     const auto g2 = std::chrono::steady_clock::now();
-    std::printf("generated %zu slices in %.2f s, LOD index %.2f s\n", trace->sliceCount(),
-                std::chrono::duration<double>(g1 - g0).count(),
-                std::chrono::duration<double>(g2 - g1).count());
+    size_t lodBytes = 0;
+    for (auto& lod : lods)
+        lodBytes += lod->bytesUsed();
+    std::printf("generated %zu slices in %.2f s (model %.0f MB); LOD index %.2f s, %.0f MB\n",
+                trace->sliceCount(), std::chrono::duration<double>(g1 - g0).count(),
+                double(trace->bytesUsed()) / 1e6, std::chrono::duration<double>(g2 - g1).count(),
+                double(lodBytes) / 1e6);
     const TimeNs start = trace->startTime(), end = trace->endTime();
     const TimeNs spans[] = {end - start, 1'000'000'000, 100'000'000, 10'000'000, 1'000'000};
     std::vector<LodItem> items;

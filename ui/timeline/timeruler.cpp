@@ -1,6 +1,7 @@
 #include "timeline/timeruler.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace ks::ui {
 
@@ -21,16 +22,18 @@ std::vector<RulerTick> rulerTicks(TimeNs t0, TimeNs t1, double width, TimeNs ori
     std::vector<RulerTick> out;
     if (t1 <= t0 || width <= 0) return out;
     const TimeNs step = rulerStep(t1 - t0, width, minLabelSpacing);
-    // One unit for every label, picked from the step so that labels differ.
+    // One unit for every label, picked from how far from the origin the window lies (a label reads
+    // "31.6 ms", not "31600 µs"), with as many decimals as the step needs.
+    const TimeNs reach = std::max(std::abs(t0 - origin), std::abs(t1 - origin));
     double scale = 1;
     const char* unit = "ns";
-    if (step >= 1'000'000'000) {
+    if (reach >= 10'000'000'000) {
         scale = 1e9;
         unit = "s";
-    } else if (step >= 1'000'000) {
+    } else if (reach >= 1'000'000) {
         scale = 1e6;
         unit = "ms";
-    } else if (step >= 1'000) {
+    } else if (reach >= 1'000) {
         scale = 1e3;
         unit = "µs";
     }
