@@ -32,6 +32,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ks::ui {
@@ -384,10 +385,19 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     m_highlightOwner = HighlightOwner::None;
     m_doc = doc;
     m_timeline->setDocument(m_doc);
-    m_details->setDocument(m_doc);
-    m_info->setDocument(m_doc);
-    m_kernels->setDocument(m_doc);
-    m_range->setDocument(m_doc);
+    // The panels are filled on later turns of the event loop, so that taking over a loaded trace
+    // never holds the GUI thread for long in one go (the timeline's first frame comes in between).
+    QTimer::singleShot(0, this, [this, doc] {
+        if (m_doc != doc) return;
+        m_kernels->setDocument(m_doc);
+        QTimer::singleShot(0, this, [this, doc] {
+            if (m_doc != doc) return;
+            m_details->setDocument(m_doc);
+            m_info->setDocument(m_doc);
+            m_range->setDocument(m_doc);
+            emit documentLoaded(m_doc);
+        });
+    });
     QStringList warnings;
     for (const std::string& w : doc->warnings)
         warnings << QString::fromStdString(w);
@@ -403,7 +413,6 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     m_timeline->setFocus();
     setWindowTitle(QFileInfo(doc->path).fileName() + QStringLiteral(" — Kinetoscope"));
     if (m_trackSession) recentfiles::add(doc->path);
-    emit documentLoaded(m_doc);
 }
 
 void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -24,6 +25,7 @@ KernelPanel::KernelPanel(QWidget* parent) : QWidget(parent)
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(QStringLiteral("Filter by kernel or launching op…"));
     m_filter->setClearButtonEnabled(true);
+    m_filter->setMinimumWidth(280);
     m_filter->setMaximumWidth(360);
     bar->addWidget(m_filter);
     m_summary = new QLabel(this);
@@ -79,12 +81,16 @@ void KernelPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
 {
     m_doc = doc;
     m_model->setDocument(std::move(doc));
-    for (int c : {int(KernelTableModel::Kind), int(KernelTableModel::Count), int(KernelTableModel::Total),
-                  int(KernelTableModel::Share), int(KernelTableModel::Mean), int(KernelTableModel::Min),
-                  int(KernelTableModel::Max), int(KernelTableModel::Registers), int(KernelTableModel::Grid),
-                  int(KernelTableModel::Block), int(KernelTableModel::SharedMemory),
-                  int(KernelTableModel::Occupancy)})
-        m_table->resizeColumnToContents(c);
+    // Measuring the columns' text is the slow part; it can wait for the next turn of the event loop.
+    QTimer::singleShot(0, this, [this, doc = m_doc] {
+        if (doc != m_doc) return;
+        for (int c : {int(KernelTableModel::Kind), int(KernelTableModel::Count), int(KernelTableModel::Total),
+                      int(KernelTableModel::Share), int(KernelTableModel::Mean), int(KernelTableModel::Min),
+                      int(KernelTableModel::Max), int(KernelTableModel::Registers),
+                      int(KernelTableModel::Grid), int(KernelTableModel::Block),
+                      int(KernelTableModel::SharedMemory), int(KernelTableModel::Occupancy)})
+            m_table->resizeColumnToContents(c);
+    });
     updateSummary();
     setOccurrenceStatus(-1, 0);
 }
