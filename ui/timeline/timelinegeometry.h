@@ -55,6 +55,8 @@ public:
     const std::vector<CounterColumn>& counterColumns(const CounterTrack* counter);
     // Pixel columns (0..width) holding at least one highlighted occurrence.
     const std::vector<int>& highlightColumns(const Highlight* highlight);
+    // A new highlight may live at a freed one's address: drop the columns explicitly.
+    void invalidateHighlight() { m_highlightValid = false; }
 
     // Queries made since the last reset (tests and the frame log use it).
     uint64_t queryCount() const { return m_queries; }

@@ -332,6 +332,7 @@ void TimelineView::setHighlight(std::shared_ptr<const Highlight> h)
 {
     m_highlight = std::move(h);
     m_state.highlight = m_highlight.get();
+    m_renderer.geometry().invalidateHighlight();
     m_state.currentMatch = SliceRef();
     m_matchIndex = -1;
     viewport()->update();
