@@ -1,19 +1,107 @@
 #include "cli/commands.h"
+#include "gui/screenshot.h"
+#include "mainwindow/mainwindow.h"
+#include "mainwindow/recentfiles.h"
 
+#include <QApplication>
+#include <QFileInfo>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-// Until the viewer window lands this describes the trace on the terminal.
+namespace {
+
+struct GuiArgs {
+    QString screenshot;
+    int width = 1600;
+    int height = 1000;
+    QStringList files;
+    bool restore = true;
+    QString error;
+};
+
+GuiArgs parseArgs(int argc, char** argv)
+{
+    GuiArgs a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--screenshot" && i + 1 < argc) {
+            a.screenshot = QString::fromLocal8Bit(argv[++i]);
+        } else if (arg == "--size" && i + 1 < argc) {
+            const QString s = QString::fromLocal8Bit(argv[++i]);
+            const QStringList wh = s.split(QLatin1Char('x'));
+            bool okW = false, okH = false;
+            if (wh.size() == 2) {
+                a.width = wh[0].toInt(&okW);
+                a.height = wh[1].toInt(&okH);
+            }
+            if (!okW || !okH || a.width < 200 || a.height < 150 || a.width > 16384 || a.height > 16384)
+                a.error = QStringLiteral("--size wants WIDTHxHEIGHT, e.g. 1600x1000");
+        } else if (arg == "--no-restore") {
+            a.restore = false;
+        } else if (arg.rfind("-", 0) == 0 && arg != "-") {
+            // Options Qt understands (-platform, -style, ...) are left to QApplication.
+            continue;
+        } else {
+            a.files << QString::fromLocal8Bit(argv[i]);
+        }
+    }
+    if (!a.screenshot.isEmpty() && a.files.size() != 1)
+        a.error = QStringLiteral("usage: kinetoscope --screenshot OUT.png [--size WxH] FILE");
+    return a;
+}
+
+bool haveDisplay()
+{
+#if defined(__linux__) || defined(__FreeBSD__)
+    return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM");
+#else
+    return true;
+#endif
+}
+
+} // namespace
+
 int runGui(int argc, char** argv)
 {
-    std::string file = argc >= 2 ? argv[1] : ks::cli::sampleTracePath();
-    if (file.empty()) {
-        std::fprintf(stderr, "kinetoscope: no trace given and the bundled sample is missing\n");
+    const GuiArgs args = parseArgs(argc, argv);
+    if (!args.error.isEmpty()) {
+        std::fprintf(stderr, "kinetoscope: %s\n", qPrintable(args.error));
         return 2;
     }
-    const bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
-    std::fprintf(stderr, "kinetoscope: %s; describing %s instead\n",
-                 display ? "the viewer window is not built yet" : "no display available", file.c_str());
-    return ks::cli::runInfo({file});
+    if (!haveDisplay()) {
+        // Without a display Qt would abort; describe the trace on the terminal instead.
+        std::string file =
+            args.files.isEmpty() ? ks::cli::sampleTracePath() : args.files.front().toStdString();
+        if (file.empty()) {
+            std::fprintf(stderr, "kinetoscope: no display available and no trace given\n");
+            return 2;
+        }
+        std::fprintf(
+            stderr,
+            "kinetoscope: no display available (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset); "
+            "describing %s instead\n",
+            file.c_str());
+        return ks::cli::runInfo({file});
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
+    QApplication::setApplicationName(QStringLiteral("kinetoscope"));
+    QApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
+
+    if (!args.screenshot.isEmpty())
+        return ks::app::runScreenshot(args.files.front(), args.screenshot, QSize(args.width, args.height));
+
+    QStringList files = args.files;
+    if (files.isEmpty() && args.restore) files = ks::ui::recentfiles::lastSession();
+    if (files.isEmpty()) {
+        const std::string sample = ks::cli::sampleTracePath();
+        if (!sample.empty()) files << QString::fromStdString(sample);
+    }
+    auto* window = new ks::ui::MainWindow;
+    window->show();
+    for (const QString& f : files)
+        window->openPath(f);
+    return app.exec();
 }

@@ -1,0 +1,51 @@
+#include "gui/screenshot.h"
+
+#include "mainwindow/mainwindow.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPixmap>
+#include <QPointer>
+#include <QTimer>
+#include <cstdio>
+
+namespace ks::app {
+
+int runScreenshot(const QString& file, const QString& out, QSize size)
+{
+    QPointer<ui::MainWindow> window = new ui::MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose, false);
+    window->setInteractive(false);
+    window->setSessionTracking(false);
+    window->resize(size);
+    window->show();
+    int code = 1;
+    QObject::connect(window, &ui::MainWindow::documentLoaded, window, [&](const auto&) {
+        // Let layouts settle and the first frame paint before grabbing.
+        QTimer::singleShot(100, window, [&] {
+            QImage image = window->grab().toImage();
+            if (image.size() != size)
+                image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+            if (image.save(out, "PNG")) {
+                code = 0;
+                std::fprintf(stderr, "kinetoscope: wrote %s (%dx%d)\n", qPrintable(out), image.width(),
+                             image.height());
+            } else {
+                std::fprintf(stderr, "kinetoscope: cannot write %s\n", qPrintable(out));
+            }
+            qApp->quit();
+        });
+    });
+    QObject::connect(window, &ui::MainWindow::loadFailed, window,
+                     [&](const QString& path, const QString& error) {
+                         std::fprintf(stderr, "kinetoscope: %s: %s\n", qPrintable(path), qPrintable(error));
+                         qApp->quit();
+                     });
+    // Opened from the event loop: a load that fails at once must find the loop running to quit it.
+    QTimer::singleShot(0, window, [&] { window->openPath(file, false); });
+    QApplication::exec();
+    delete window.data();
+    return code;
+}
+
+} // namespace ks::app

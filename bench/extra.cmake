@@ -1,0 +1,12 @@
+# Benchmarks that need Qt (built only with the GUI): they link the UI library.
+if(KINETOSCOPE_GUI)
+    foreach(name bench_render bench_guiload)
+        if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/gui/${name}.cpp)
+            add_executable(${name} gui/${name}.cpp)
+            target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+            target_link_libraries(${name} PRIVATE kinetoscope_ui Qt6::Widgets)
+            get_filename_component(_traces "${KINETOSCOPE_SHARED_DIR}/traces" ABSOLUTE)
+            target_compile_definitions(${name} PRIVATE KS_SHARED_TRACES_BENCH="${_traces}")
+        endif()
+    endforeach()
+endif()

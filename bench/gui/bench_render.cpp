@@ -1,0 +1,101 @@
+// Timeline render benchmark: paints the timeline of a generated ten-million-slice trace into a
+// 1920x1080 QImage, from the whole trace down to a 1 ms window. For each zoom level it reports
+//   cold:   a new window every frame (pan by a few pixels), so every visible track is queried again;
+//   cached: the same window repainted (hover, selection), drawn from the geometry cache.
+
+#include "document/tracedocument.h"
+#include "generatedtrace.h"
+#include "timeline/timelinerenderer.h"
+#include "timeline/timelinestate.h"
+
+#include <QElapsedTimer>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace ks;
+using namespace ks::ui;
+
+namespace {
+
+struct Stats {
+    double median = 0;
+    double worst = 0;
+};
+
+Stats summarize(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return Stats{v[v.size() / 2], v.back()};
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    QElapsedTimer timer;
+    timer.start();
+    auto trace = bench::generateTrace();
+    const size_t slices = trace->sliceCount();
+    const double genS = double(timer.restart()) / 1e3;
+    auto doc = makeDocument(std::move(trace), QStringLiteral("generated"));
+    std::printf("generated %zu slices in %.2f s; analyses and LOD indexes %.2f s; model + indexes %.0f MB\n",
+                slices, genS, double(timer.elapsed()) / 1e3, double(doc->bytesUsed()) / 1e6);
+
+    TimelineRenderer renderer;
+    renderer.setDocument(doc.get());
+    QImage image(1920, 1080, QImage::Format_RGB32);
+    const TimeNs start = doc->trace->startTime(), end = doc->trace->endTime();
+    const TimeNs spans[] = {end - start, 1'000'000'000, 100'000'000, 10'000'000, 1'000'000};
+    const int frames = 30;
+    std::printf("%-14s %21s %21s %21s %10s\n", "window", "cold median/worst", "query part",
+                "cached median/worst", "items");
+    for (TimeNs span : spans) {
+        std::vector<double> cold, cached, query;
+        TimelineState s;
+        const TimeNs base = start + (end - start - span) / 3;
+        const double nsPerPx = double(span) / (1920 - 250);
+        size_t items = 0;
+        for (int f = 0; f < frames; ++f) {
+            s.window = TimeWindow{base + TimeNs(f * 3 * nsPerPx), base + TimeNs(f * 3 * nsPerPx) + span};
+            timer.restart();
+            {
+                // The query alone, as paint() would run it for the tracks in view.
+                renderer.geometry().setKey(TimelineGeometry::Key{s.window, 1920 - 250});
+                std::vector<TrackId> tracks;
+                for (const auto& row : renderer.layout().rows())
+                    if (row.kind == TrackLayout::RowKind::Slices) tracks.push_back(row.track);
+                renderer.geometry().prefetch(tracks);
+                query.push_back(double(timer.nsecsElapsed()) / 1e6);
+                renderer.geometry().setKey({}); // drop it again so the frame below starts cold
+            }
+            timer.restart();
+            {
+                QPainter p(&image);
+                renderer.paint(p, image.size(), s);
+            }
+            cold.push_back(double(timer.nsecsElapsed()) / 1e6);
+            timer.restart();
+            {
+                s.hoverX = 400 + f * 10;
+                QPainter p(&image);
+                renderer.paint(p, image.size(), s);
+            }
+            cached.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        items = 0;
+        for (const auto& row : renderer.layout().rows())
+            if (row.kind == TrackLayout::RowKind::Slices)
+                items += renderer.geometry().sliceItems(row.track).size();
+        const Stats c = summarize(cold), k = summarize(cached), q = summarize(query);
+        std::printf("%11.3f ms %9.2f / %7.2f ms %9.2f / %7.2f ms %9.2f / %7.2f ms %10zu\n",
+                    double(span) / 1e6, c.median, c.worst, q.median, q.worst, k.median, k.worst, items);
+        if (span == spans[0]) image.save(QStringLiteral("bench_render_full.png"));
+    }
+    return 0;
+}

@@ -1,0 +1,119 @@
+#include "analysis/linkindex.h"
+#include "io/tracereader.h"
+#include "synthtrace.h"
+
+#include <QTest>
+
+using namespace ks;
+
+class TestLinkIndex : public QObject {
+    Q_OBJECT
+private slots:
+    void joinsOpLaunchAndKernel()
+    {
+        test::SynthTrace s;
+        const SliceRef step = s.add(s.thread, 0, 1000, "ProfilerStep#3", "user_annotation", 1);
+        const SliceRef linear = s.add(s.thread, 100, 500, "aten::linear", "cpu_op", 2);
+        const SliceRef mm = s.add(s.thread, 120, 300, "aten::mm", "cpu_op", 3);
+        const SliceRef launch = s.add(s.thread, 150, 20, "cudaLaunchKernel", "cuda_runtime", 3, 42);
+        const SliceRef other = s.add(s.thread, 700, 20, "cudaMemcpyAsync", "cuda_runtime", 1, 43);
+        const SliceRef kernel = s.add(s.stream, 200, 50, "gemm_kernel", "kernel", 3, 42);
+        const SliceRef copy = s.add(s.stream, 720, 10, "Memcpy DtoH", "gpu_memcpy", 1, 43);
+        LinkIndex links;
+        links.build(s.trace);
+        QCOMPARE(links.correlation(kernel), int64_t(42));
+        QCOMPARE(links.externalId(mm), int64_t(3));
+        QCOMPARE(links.launchOf(kernel), launch);
+        QCOMPARE(links.launchingOp(kernel), mm);
+        QCOMPARE(links.launchingOp(launch), mm);
+        // A runtime call directly under an annotation belongs to the annotation.
+        QCOMPARE(links.launchingOp(copy), step);
+        const SliceLinks k = links.linksOf(kernel);
+        QCOMPARE(k.runtime, launch);
+        QCOMPARE(k.launchingOp, mm);
+        const SliceLinks op = links.linksOf(linear);
+        QCOMPARE(op.launches.size(), size_t(1));
+        QCOMPARE(op.launches[0], launch);
+        QCOMPARE(op.gpuWork.size(), size_t(1));
+        QCOMPARE(op.gpuWork[0], kernel);
+        const SliceLinks whole = links.linksOf(step);
+        QCOMPARE(whole.launches.size(), size_t(2));
+        QCOMPARE(whole.launches[1], other);
+        QCOMPARE(whole.gpuWork.size(), size_t(2));
+    }
+
+    void fallsBackToFlowsWithoutCorrelation()
+    {
+        test::SynthTrace s;
+        const SliceRef op = s.add(s.thread, 0, 100, "aten::add", "Operator");
+        const SliceRef launch = s.add(s.thread, 10, 5, "cudaLaunchKernel", "Runtime");
+        const SliceRef kernel = s.add(s.stream, 20, 5, "add_kernel", "Kernel");
+        Flow f;
+        f.id = 9;
+        f.fromTrack = launch.track;
+        f.fromRow = launch.index;
+        f.toTrack = kernel.track;
+        f.toRow = kernel.index;
+        f.hasFrom = f.hasTo = true;
+        s.trace.flows().push_back(f);
+        LinkIndex links;
+        links.build(s.trace);
+        QCOMPARE(links.launchOf(kernel), launch);
+        QCOMPARE(links.launchingOp(kernel), op);
+        QCOMPARE(links.gpuWorkOf(launch).size(), size_t(1));
+        QCOMPARE(links.linksOf(kernel).flows.size(), size_t(1));
+    }
+
+    // On real traces every kernel whose correlation matches a launch must resolve to an op that
+    // encloses that launch on the launching thread.
+    void realTracesResolveLaunchingOps_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<double>("minResolved");
+        QTest::newRow("h100 qwen")
+            << "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz" << 0.95;
+        QTest::newRow("resnet 2020")
+            << "pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz" << 0.9;
+        QTest::newRow("mi300 ddp")
+            << "AMD-AGI_TraceLens__tests__traces__mi300__ddp_resnet18_no_pool__train_resnet18.json.gz" << 0.9;
+    }
+    void realTracesResolveLaunchingOps()
+    {
+        QFETCH(QString, file);
+        QFETCH(double, minResolved);
+        const LoadResult r = loadTraceFile(std::string(KS_SHARED_TRACES "/") + file.toStdString());
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Trace& t = *r.trace;
+        LinkIndex links;
+        links.build(t);
+        // Kernels whose launch fell outside the profiling window have nothing to resolve to.
+        size_t kernels = 0, launched = 0, resolved = 0;
+        for (size_t i = 0; i < t.trackCount(); ++i) {
+            const Track& tr = t.track(TrackId(uint32_t(i)));
+            if (tr.kind != TrackKind::GpuStream) continue;
+            for (size_t row = 0; row < tr.slices.size(); ++row) {
+                const SliceRef k{tr.id, uint32_t(row)};
+                if (t.sliceKind(k) != EventKind::Kernel) continue;
+                ++kernels;
+                const SliceRef launch = links.launchOf(k);
+                if (!launch.valid()) continue;
+                ++launched;
+                QVERIFY(isLaunchKind(t.sliceKind(launch)));
+                const SliceRef op = links.launchingOp(k);
+                if (!op.valid()) continue;
+                QVERIFY(op.track == launch.track);
+                const SliceTrack& st = t.slices(op.track);
+                QVERIFY(st.start(op.index) <= st.start(launch.index));
+                QVERIFY(st.end(op.index) >= st.end(launch.index));
+                ++resolved;
+            }
+        }
+        QVERIFY(kernels > 100);
+        QVERIFY(launched > kernels / 2);
+        QVERIFY2(double(resolved) >= minResolved * double(launched),
+                 qPrintable(QString("%1 of %2 launched kernels resolved").arg(resolved).arg(launched)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLinkIndex)
+#include "tst_linkindex.moc"

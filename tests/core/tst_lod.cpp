@@ -1,0 +1,286 @@
+#include "analysis/counterlod.h"
+#include "analysis/lod.h"
+#include "model/slicetrack.h"
+
+#include <QTest>
+#include <cmath>
+
+using namespace ks;
+
+namespace {
+
+// A small deterministic generator (std <random> trips Qt 6.4's moc on C++20 headers).
+struct Rng {
+    uint64_t state;
+    explicit Rng(uint64_t seed) : state(seed * 0x9E3779B97F4A7C15ull + 1) {}
+    uint64_t next()
+    {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [lo, hi].
+    int64_t range(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }
+    double uniform() { return double(next() >> 11) / double(1ull << 53); }
+    double exponential() { return -std::log(1.0 - uniform()); }
+};
+
+// Random well-nested slices: siblings never overlap, children lie inside their parent.
+void fillNested(SliceTrack& st, Rng& rng, TimeNs from, TimeNs to, int depth, int maxDepth, int maxChildren,
+                TimeNs minGap)
+{
+    const int n = depth == 0 ? maxChildren : int(rng.range(0, 8));
+    TimeNs cursor = from;
+    for (int i = 0; i < n && cursor < to; ++i) {
+        const TimeNs room = to - cursor;
+        const TimeNs s = cursor + rng.range(0, std::max<TimeNs>(minGap, room / (n - i) / 4));
+        if (s >= to) break;
+        // Heavy-tailed durations: most slices tiny, a few long.
+        const double frac = std::min(1.0, rng.exponential() * rng.exponential() / double(n - i));
+        const TimeNs dur = std::min<TimeNs>(to - s, TimeNs(double(to - s) * frac));
+        st.append(s, dur, StringId(uint32_t(1 + (s % 7))), StringId(), ArgsRef());
+        if (depth + 1 < maxDepth && dur > 2)
+            fillNested(st, rng, s, s + dur, depth + 1, maxDepth, maxChildren, minGap);
+        cursor = s + dur + 1;
+    }
+}
+
+struct Checked {
+    size_t items = 0;
+    size_t merged = 0;
+};
+
+// Compares a query with a brute-force walk over every row.
+Checked checkWindow(const SliceTrack& st, const SliceLod& lod, TimeNs t0, TimeNs t1, double pixels)
+{
+    Checked res;
+    std::vector<LodItem> items;
+    lod.query(t0, t1, pixels, items);
+    const double nsPerPx = std::max(1e-6, double(t1 - t0) / pixels);
+    const TimeNs wide = TimeNs(std::ceil(nsPerPx));
+    res.items = items.size();
+    for (size_t d = 0; d < st.levelCount(); ++d) {
+        std::vector<uint32_t> visible;
+        const SliceTrack::Level& lv = st.level(d);
+        for (size_t i = 0; i < lv.rows.size(); ++i) {
+            const uint32_t r = lv.rows[i];
+            if (st.start(r) <= t1 && st.end(r) >= t0) visible.push_back(r);
+        }
+        std::vector<LodItem> atDepth;
+        for (const LodItem& it : items)
+            if (it.depth == d) atDepth.push_back(it);
+        // Counts add up and the runs partition the visible rows in order.
+        size_t pos = 0;
+        TimeNs lastStart = std::numeric_limits<TimeNs>::min();
+        for (const LodItem& it : atDepth) {
+            if (!(it.start >= lastStart)) qFatal("items out of order at depth %zu", d);
+            lastStart = it.start;
+            if (it.count == 0 || pos + it.count > visible.size())
+                qFatal("counts exceed the visible rows at depth %zu", d);
+            if (st.start(visible[pos]) != it.start) qFatal("run does not start at its first slice");
+            uint32_t longest = visible[pos];
+            for (size_t k = pos; k < pos + it.count; ++k)
+                if (st.duration(visible[k]) > st.duration(longest)) longest = visible[k];
+            if (lod.rowOf(it) != longest) qFatal("representative is not the longest slice of its run");
+            if (it.name != st.name(longest) || it.category != st.category(longest))
+                qFatal("item name or category is not its representative's");
+            if (it.count > 1) {
+                ++res.merged;
+                for (size_t k = pos; k < pos + it.count; ++k)
+                    if (st.duration(visible[k]) >= wide) qFatal("a slice wider than a pixel was merged away");
+                // A run never spans more than its own column plus the overhang of its last slice.
+                if (double(it.end - it.start) > 2 * nsPerPx + 1) qFatal("merged run wider than two columns");
+            }
+            pos += it.count;
+        }
+        if (pos != visible.size())
+            qFatal("depth %zu: %zu slices visible but items count %zu", d, visible.size(), pos);
+    }
+    return res;
+}
+
+} // namespace
+
+class TestLod : public QObject {
+    Q_OBJECT
+private slots:
+    void emptyTrackGivesNothing()
+    {
+        SliceTrack st;
+        SliceLod lod(st);
+        lod.update();
+        std::vector<LodItem> items;
+        lod.query(0, 1000, 100, items);
+        QVERIFY(items.empty());
+    }
+
+    void zoomedInEverySliceIsItsOwnItem()
+    {
+        SliceTrack st;
+        for (int i = 0; i < 100; ++i)
+            st.append(i * 100, 50, StringId(1), StringId(), ArgsRef());
+        SliceLod lod(st);
+        lod.update();
+        std::vector<LodItem> items;
+        lod.query(0, 10000, 10000, items); // 1 ns per pixel
+        QCOMPARE(items.size(), size_t(100));
+        for (const LodItem& it : items)
+            QCOMPARE(it.count, 1u);
+    }
+
+    void subPixelRunsMerge()
+    {
+        SliceTrack st;
+        // 100000 slices of 3 ns every 10 ns: 1 ms of them.
+        for (int i = 0; i < 100000; ++i)
+            st.append(TimeNs(i) * 10, 3, StringId(1), StringId(), ArgsRef());
+        SliceLod lod(st);
+        lod.update();
+        std::vector<LodItem> items;
+        lod.query(0, 1000000, 1000, items); // 1000 ns per pixel: 100 slices per column
+        QVERIFY(items.size() <= 1001);
+        QVERIFY(items.size() >= 999);
+        uint64_t total = 0;
+        for (const LodItem& it : items)
+            total += it.count;
+        QCOMPARE(total, uint64_t(100000));
+        checkWindow(st, lod, 0, 1000000, 1000);
+    }
+
+    void wideSliceAmongNarrowOnesSurvives()
+    {
+        SliceTrack st;
+        for (int i = 0; i < 50; ++i)
+            st.append(TimeNs(i) * 10, 2, StringId(1), StringId(), ArgsRef());
+        st.append(500, 5000, StringId(2), StringId(), ArgsRef()); // 5 px at 1000 ns per pixel
+        for (int i = 0; i < 50; ++i)
+            st.append(6000 + TimeNs(i) * 10, 2, StringId(1), StringId(), ArgsRef());
+        SliceLod lod(st);
+        lod.update();
+        std::vector<LodItem> items;
+        lod.query(0, 100000, 100, items);
+        bool found = false;
+        for (const LodItem& it : items)
+            found |= lod.rowOf(it) == 50 && it.count == 1;
+        QVERIFY(found);
+        checkWindow(st, lod, 0, 100000, 100);
+    }
+
+    void randomNestedTracksMatchBruteForce_data()
+    {
+        QTest::addColumn<int>("seed");
+        for (int s = 1; s <= 6; ++s)
+            QTest::newRow(qPrintable(QString::number(s))) << s;
+    }
+    void randomNestedTracksMatchBruteForce()
+    {
+        QFETCH(int, seed);
+        Rng rng(seed);
+        SliceTrack st;
+        fillNested(st, rng, 0, 50'000'000, 0, 6, 3000, 1);
+        QVERIFY(st.size() > 3000);
+        QVERIFY(st.levelCount() >= 4);
+        SliceLod lod(st);
+        lod.update();
+        size_t merged = 0;
+        for (int k = 0; k < 40; ++k) {
+            TimeNs a = rng.range(-1000, 50'001'000), b = rng.range(-1000, 50'001'000);
+            if (a > b) std::swap(a, b);
+            const double pixels = 10 + rng.uniform() * 3990;
+            merged += checkWindow(st, lod, a, b, pixels).merged;
+        }
+        merged += checkWindow(st, lod, 0, 50'000'000, 1920).merged;
+        QVERIFY(merged > 0); // the data set exercises merging, not only single slices
+    }
+
+    void itemsPerDepthBoundedByColumns()
+    {
+        Rng rng(99);
+        SliceTrack st;
+        fillNested(st, rng, 0, 100'000'000, 0, 4, 200000, 1);
+        SliceLod lod(st);
+        lod.update();
+        std::vector<LodItem> items;
+        const int pixels = 800;
+        lod.query(0, 100'000'000, pixels, items);
+        std::vector<size_t> perDepth(st.levelCount());
+        for (const LodItem& it : items)
+            ++perDepth[it.depth];
+        for (size_t d = 0; d < perDepth.size(); ++d)
+            QVERIFY2(perDepth[d] <= size_t(3 * pixels + 2), qPrintable(QString::number(perDepth[d])));
+        QVERIFY(st.size() > 20 * items.size());
+    }
+
+    // Dense tracks get precomputed buckets; windows that do not line up with them must still get
+    // exact answers (the partial buckets at the edges are computed).
+    void zoomedOutQueriesOverBucketsStayExact()
+    {
+        SliceTrack st;
+        Rng rng(5);
+        TimeNs t = 0;
+        for (int i = 0; i < 200000; ++i) {
+            const TimeNs dur = i % 1000 == 0 ? 400'000 : rng.range(1, 300);
+            st.append(t, dur, StringId(uint32_t(1 + i % 5)), StringId(2), ArgsRef());
+            t += dur + rng.range(0, 400);
+        }
+        SliceLod lod(st);
+        const size_t before = lod.bytesUsed();
+        lod.update();
+        QVERIFY(lod.bytesUsed() > before);
+        for (int k = 0; k < 30; ++k) {
+            const TimeNs a = rng.range(-5000, t / 2) + k; // deliberately off any bucket grid
+            const TimeNs b = a + rng.range(t / 20, t);
+            checkWindow(st, lod, a, b, 300 + 97 * k);
+        }
+        checkWindow(st, lod, 0, t, 1920);
+        checkWindow(st, lod, 1, t - 1, 1000);
+    }
+
+    // The index lags behind a growing track; results must stay exact without update().
+    void rowsAppendedAfterUpdateAreStillFound()
+    {
+        Rng rng(7);
+        SliceTrack st;
+        fillNested(st, rng, 0, 10'000'000, 0, 4, 2000, 1);
+        SliceLod lod(st);
+        lod.update();
+        fillNested(st, rng, 10'000'001, 20'000'000, 0, 4, 2000, 1);
+        checkWindow(st, lod, 0, 20'000'000, 1000);
+        const uint32_t open = st.begin(20'000'100, StringId(3), StringId(), ArgsRef());
+        st.append(20'000'200, 50, StringId(4), StringId(), ArgsRef());
+        st.advanceTime(20'900'000);
+        lod.update();
+        std::vector<LodItem> items;
+        lod.query(20'000'000, 21'000'000, 100, items);
+        bool openSeen = false;
+        for (const LodItem& it : items)
+            openSeen |= lod.rowOf(it) == open && it.end == 20'900'000;
+        QVERIFY(openSeen);
+        st.close(open, 20'950'000);
+        lod.update();
+        checkWindow(st, lod, 0, 21'000'000, 700);
+    }
+
+    void counterColumnsHoldValues()
+    {
+        CounterTrack c(ProcessId(0), StringId(), StringId());
+        c.append(100, 1.0);
+        c.append(150, 5.0);
+        c.append(160, 2.0);
+        c.append(700, 3.0);
+        const auto cols = counterColumns(c, 0, 1000, 10); // 100 ns per column
+        QCOMPARE(cols.front().column, 1);
+        QCOMPARE(cols.front().min, 1.0);
+        QCOMPARE(cols.front().max, 5.0);
+        QCOMPARE(cols.front().last, 2.0);
+        for (const CounterColumn& col : cols)
+            if (col.column > 1 && col.column < 7) QCOMPARE(col.last, 2.0);
+        QCOMPARE(cols.back().column, 7);
+        QCOMPARE(cols.back().last, 3.0);
+        QVERIFY(counterColumns(c, 0, 50, 10).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLod)
+#include "tst_lod.moc"

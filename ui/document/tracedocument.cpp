@@ -1,0 +1,86 @@
+#include "document/tracedocument.h"
+
+#include <chrono>
+
+namespace ks::ui {
+
+namespace {
+
+void analyse(TraceDocument& doc, const std::atomic<bool>* cancel)
+{
+    const Trace& t = *doc.trace;
+    doc.links.build(t, cancel);
+    doc.kernels = computeKernelStats(t, &doc.links, cancel);
+    doc.stats = computeTraceStats(t);
+    doc.memory = buildMemorySeries(t);
+    doc.lods.clear();
+    doc.lods.reserve(t.trackCount());
+    for (size_t i = 0; i < t.trackCount(); ++i) {
+        auto lod = std::make_unique<SliceLod>(t.slices(TrackId(uint32_t(i))));
+        lod->update();
+        doc.lods.push_back(std::move(lod));
+    }
+}
+
+} // namespace
+
+size_t TraceDocument::bytesUsed() const
+{
+    size_t n = trace ? trace->bytesUsed() : 0;
+    n += links.bytesUsed();
+    for (const auto& l : lods)
+        n += l->bytesUsed();
+    for (const KernelRow& k : kernels.rows)
+        n += k.occurrences.capacity() * sizeof(SliceRef) + sizeof(KernelRow);
+    for (const MemorySeries& m : memory)
+        n += m.allocated->bytesUsed();
+    return n;
+}
+
+DocumentLoad loadDocument(const QString& path, const std::atomic<bool>& cancel,
+                          const std::function<void(uint64_t, uint64_t)>& progress)
+{
+    DocumentLoad out;
+    const auto t0 = std::chrono::steady_clock::now();
+    LoadOptions options;
+    options.cancel = &cancel;
+    options.progress = progress;
+    LoadResult r = loadTraceFile(path.toStdString(), options);
+    if (r.cancelled || cancel.load()) {
+        out.cancelled = true;
+        return out;
+    }
+    if (!r.ok()) {
+        out.error = QString::fromStdString(r.error);
+        return out;
+    }
+    auto doc = std::make_shared<TraceDocument>();
+    doc->path = path;
+    doc->trace = std::move(r.trace);
+    doc->loadStats = r.stats;
+    doc->warnings = std::move(r.warnings);
+    doc->truncated = r.truncated;
+    const auto t1 = std::chrono::steady_clock::now();
+    doc->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
+    analyse(*doc, &cancel);
+    if (cancel.load()) {
+        out.cancelled = true;
+        return out;
+    }
+    doc->analysisSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    out.document = std::move(doc);
+    return out;
+}
+
+std::shared_ptr<TraceDocument> makeDocument(std::unique_ptr<Trace> trace, const QString& path)
+{
+    auto doc = std::make_shared<TraceDocument>();
+    doc->path = path;
+    doc->trace = std::move(trace);
+    const auto t0 = std::chrono::steady_clock::now();
+    analyse(*doc, nullptr);
+    doc->analysisSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return doc;
+}
+
+} // namespace ks::ui

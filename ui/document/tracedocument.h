@@ -1,0 +1,58 @@
+#pragma once
+
+#include "analysis/kernelstats.h"
+#include "analysis/linkindex.h"
+#include "analysis/lod.h"
+#include "analysis/memoryseries.h"
+#include "analysis/tracestats.h"
+#include "io/tracereader.h"
+#include "model/trace.h"
+
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ks::ui {
+
+// One loaded trace with everything the views need that is worth computing once, off the GUI
+// thread: link index, kernel table, counts, memory series, LOD indexes. Read-only once built; shared
+// (shared_ptr) so background jobs such as a search keep it alive while they run.
+class TraceDocument {
+public:
+    QString path;
+    std::unique_ptr<Trace> trace;
+    LoadStats loadStats;
+    std::vector<std::string> warnings;
+    bool truncated = false;
+
+    LinkIndex links;
+    KernelStats kernels;
+    TraceStats stats;
+    std::vector<MemorySeries> memory;
+    std::vector<std::unique_ptr<SliceLod>> lods; // by TrackId
+
+    double loadSeconds = 0;     // reading and building the model
+    double analysisSeconds = 0; // everything above after that
+
+    const SliceLod& lod(TrackId id) const { return *lods[id.value]; }
+    size_t bytesUsed() const;
+};
+
+struct DocumentLoad {
+    std::shared_ptr<TraceDocument> document; // null on error or cancel
+    QString error;
+    bool cancelled = false;
+};
+
+// Reads a trace file and runs the analyses. Runs on a worker thread; progress(done, total) reports
+// input bytes and is called from that thread.
+DocumentLoad loadDocument(const QString& path, const std::atomic<bool>& cancel,
+                          const std::function<void(uint64_t, uint64_t)>& progress);
+
+// Builds a document around an existing trace (benchmarks and tests that generate traces).
+std::shared_ptr<TraceDocument> makeDocument(std::unique_ptr<Trace> trace, const QString& path = {});
+
+} // namespace ks::ui

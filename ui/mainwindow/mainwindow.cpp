@@ -1,0 +1,530 @@
+#include "mainwindow/mainwindow.h"
+
+#include "analysis/search.h"
+#include "document/documentloader.h"
+#include "document/tracedocument.h"
+#include "io/logdir.h"
+#include "mainwindow/logdirpicker.h"
+#include "mainwindow/recentfiles.h"
+#include "panels/banner.h"
+#include "panels/detailspanel.h"
+#include "panels/infopanel.h"
+#include "panels/kernelpanel.h"
+#include "panels/rangepanel.h"
+#include "panels/searchbar.h"
+#include "timeline/timelineview.h"
+#include "util/format.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ks::ui {
+
+namespace {
+
+QList<QPointer<MainWindow>>& windows()
+{
+    static QList<QPointer<MainWindow>> list;
+    return list;
+}
+
+bool g_sessionSaved = false;
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setAttribute(Qt::WA_DeleteOnClose);
+    setAcceptDrops(true);
+    setWindowTitle(QStringLiteral("Kinetoscope"));
+    resize(1600, 1000);
+    windows().append(this);
+
+    m_loader = new DocumentLoader(this);
+    m_stack = new QStackedWidget(this);
+    m_startPage = buildStartPage();
+    m_loadingPage = buildLoadingPage();
+    m_timelinePage = new QWidget(this);
+    auto* tl = new QVBoxLayout(m_timelinePage);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->setSpacing(0);
+    m_banner = new Banner(m_timelinePage);
+    m_search = new SearchBar(m_timelinePage);
+    m_search->hide();
+    m_timeline = new TimelineView(m_timelinePage);
+    tl->addWidget(m_banner);
+    tl->addWidget(m_search);
+    tl->addWidget(m_timeline, 1);
+    m_stack->addWidget(m_startPage);
+    m_stack->addWidget(m_loadingPage);
+    m_stack->addWidget(m_timelinePage);
+    setCentralWidget(m_stack);
+
+    buildDocks();
+    buildMenus();
+    m_statusSummary = new QLabel(this);
+    m_statusWindow = new QLabel(this);
+    statusBar()->addWidget(m_statusSummary, 1);
+    statusBar()->addPermanentWidget(m_statusWindow);
+
+    connect(m_loader, &DocumentLoader::progress, this, [this](qint64 done, qint64 total) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(total > 0 ? int(1000 * done / total) : 0);
+        m_loadingLabel->setText(QStringLiteral("Loading <b>%1</b><br>%2 of %3")
+                                    .arg(QFileInfo(m_loader->path()).fileName().toHtmlEscaped(),
+                                         formatBytes(double(done)), formatBytes(double(total))));
+    });
+    connect(m_loader, &DocumentLoader::loaded, this,
+            [this](std::shared_ptr<TraceDocument> doc) { setDocument(doc); });
+    connect(m_loader, &DocumentLoader::failed, this, [this](const QString& path, const QString& error) {
+        m_stack->setCurrentWidget(m_doc ? m_timelinePage : m_startPage);
+        if (m_interactive)
+            QMessageBox::critical(
+                this, QStringLiteral("Cannot open trace"),
+                QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
+        emit loadFailed(path, error);
+    });
+    connect(m_loader, &DocumentLoader::cancelled, this, [this] {
+        m_stack->setCurrentWidget(m_doc ? m_timelinePage : m_startPage);
+        statusBar()->showMessage(QStringLiteral("Loading cancelled"), 4000);
+        emit loadCancelled();
+    });
+
+    connect(m_timeline, &TimelineView::sliceSelected, m_details, &DetailsPanel::showSlice);
+    connect(m_details, &DetailsPanel::sliceActivated, this,
+            [this](SliceRef r) { m_timeline->selectSlice(r, true); });
+    connect(m_timeline, &TimelineView::rangeSelected, this,
+            [this](qint64 t0, qint64 t1, std::vector<TrackId> tracks) {
+                m_range->setRange(t0, t1, tracks);
+                m_analysisTabs->setCurrentWidget(m_range);
+            });
+    connect(m_timeline, &TimelineView::rangeCleared, m_range, &RangePanel::clear);
+    connect(m_timeline, &TimelineView::matchChanged, this, &MainWindow::onMatchChanged);
+    connect(m_timeline, &TimelineView::windowChanged, this, [this] {
+        m_statusWindow->setText(QStringLiteral("window %1").arg(formatDuration(m_timeline->window().span())));
+    });
+    connect(m_search, &SearchBar::searchRequested, this, &MainWindow::runSearch);
+    connect(m_search, &SearchBar::nextRequested, m_timeline, &TimelineView::nextMatch);
+    connect(m_search, &SearchBar::previousRequested, m_timeline, &TimelineView::previousMatch);
+    connect(m_search, &SearchBar::closed, this, [this] {
+        if (m_highlightOwner == HighlightOwner::Search) {
+            m_searchJobs.cancel();
+            m_timeline->setHighlight(nullptr);
+            m_highlightOwner = HighlightOwner::None;
+        }
+        m_timeline->setFocus();
+    });
+    connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
+    connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
+    connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
+    m_stack->setCurrentWidget(m_startPage);
+}
+
+MainWindow::~MainWindow()
+{
+    windows().removeAll(QPointer<MainWindow>(this));
+}
+
+QWidget* MainWindow::buildStartPage()
+{
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->addStretch(2);
+    auto* title =
+        new QLabel(QStringLiteral("<div style='font-size:20px;color:#2a2f36'>Kinetoscope</div>"
+                                  "<div style='color:#6b7380;margin-top:6px'>Open a PyTorch profiler trace "
+                                  "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
+                                  "or drop one on this window.</div>"),
+                   page);
+    title->setAlignment(Qt::AlignCenter);
+    layout->addWidget(title);
+    auto* open = new QPushButton(QStringLiteral("Open trace…"), page);
+    open->setFixedWidth(180);
+    layout->addWidget(open, 0, Qt::AlignHCenter);
+    layout->addStretch(3);
+    connect(open, &QPushButton::clicked, this, &MainWindow::openDialog);
+    return page;
+}
+
+QWidget* MainWindow::buildLoadingPage()
+{
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->addStretch(2);
+    m_loadingLabel = new QLabel(page);
+    m_loadingLabel->setAlignment(Qt::AlignCenter);
+    layout->addWidget(m_loadingLabel);
+    m_progress = new QProgressBar(page);
+    m_progress->setFixedWidth(420);
+    m_progress->setTextVisible(false);
+    layout->addWidget(m_progress, 0, Qt::AlignHCenter);
+    auto* cancel = new QPushButton(QStringLiteral("Cancel"), page);
+    cancel->setFixedWidth(120);
+    layout->addWidget(cancel, 0, Qt::AlignHCenter);
+    layout->addStretch(3);
+    connect(cancel, &QPushButton::clicked, this, &MainWindow::cancelLoad);
+    return page;
+}
+
+void MainWindow::buildDocks()
+{
+    setDockNestingEnabled(true);
+    m_details = new DetailsPanel(this);
+    m_detailsDock = new QDockWidget(QStringLiteral("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    m_detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
+
+    m_info = new InfoPanel(this);
+    m_infoDock = new QDockWidget(QStringLiteral("Trace info"), this);
+    m_infoDock->setObjectName(QStringLiteral("infoDock"));
+    m_infoDock->setWidget(m_info);
+    addDockWidget(Qt::RightDockWidgetArea, m_infoDock);
+    tabifyDockWidget(m_detailsDock, m_infoDock);
+    m_detailsDock->raise();
+
+    m_analysisTabs = new QTabWidget(this);
+    m_analysisTabs->setDocumentMode(true);
+    m_kernels = new KernelPanel(this);
+    m_range = new RangePanel(this);
+    m_analysisTabs->addTab(m_kernels, QStringLiteral("GPU kernels"));
+    m_analysisTabs->addTab(m_range, QStringLiteral("Range selection"));
+    m_analysisDock = new QDockWidget(QStringLiteral("Analysis"), this);
+    m_analysisDock->setObjectName(QStringLiteral("analysisDock"));
+    m_analysisDock->setWidget(m_analysisTabs);
+    addDockWidget(Qt::BottomDockWidgetArea, m_analysisDock);
+    // The timeline gets the corner: the bottom dock spans only under it.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    resizeDocks({m_detailsDock}, {420}, Qt::Horizontal);
+    resizeDocks({m_analysisDock}, {260}, Qt::Vertical);
+}
+
+void MainWindow::addAnalysisTab(QWidget* page, const QString& title)
+{
+    m_analysisTabs->addTab(page, title);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction(QStringLiteral("Open &Log Directory…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")),
+                    this, &MainWindow::openFolderDialog);
+    m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    file->addSeparator();
+    file->addAction(QStringLiteral("&Close Window"), QKeySequence::Close, this, &QWidget::close);
+    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &MainWindow::quitApplication);
+
+    m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
+    m_viewMenu->addAction(QStringLiteral("&Find…"), QKeySequence::Find, m_search, &SearchBar::activate);
+    m_viewMenu->addAction(QStringLiteral("Find &Next"), QKeySequence::FindNext, m_timeline,
+                          &TimelineView::nextMatch);
+    m_viewMenu->addAction(QStringLiteral("Find &Previous"), QKeySequence::FindPrevious, m_timeline,
+                          &TimelineView::previousMatch);
+    m_viewMenu->addSeparator();
+    // Single-letter keys belong to the timeline (they must not fire while typing in a field), so the
+    // menu only names them.
+    m_viewMenu->addAction(QStringLiteral("Zoom &In\tW / Ctrl+Wheel"), this,
+                          [this] { m_timeline->zoomBy(0.7); });
+    m_viewMenu->addAction(QStringLiteral("Zoom &Out\tS"), this, [this] { m_timeline->zoomBy(1 / 0.7); });
+    m_viewMenu->addAction(QStringLiteral("Pan &Left\tA"), this, [this] { m_timeline->panBy(-0.15); });
+    m_viewMenu->addAction(QStringLiteral("Pan &Right\tD"), this, [this] { m_timeline->panBy(0.15); });
+    m_viewMenu->addAction(QStringLiteral("Zoom to &Selection\tF"), this,
+                          [this] { m_timeline->zoomToSelection(); });
+    m_viewMenu->addAction(QStringLiteral("&Fit Whole Trace\tHome"), this, [this] { m_timeline->fitAll(); });
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(QStringLiteral("&Collapse All Groups"), this,
+                          [this] { m_timeline->setAllGroupsCollapsed(true); });
+    m_viewMenu->addAction(QStringLiteral("&Expand All Groups"), this,
+                          [this] { m_timeline->setAllGroupsCollapsed(false); });
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_detailsDock->toggleViewAction());
+    m_viewMenu->addAction(m_infoDock->toggleViewAction());
+    m_viewMenu->addAction(m_analysisDock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&Keyboard and Mouse"), this, &MainWindow::showShortcuts);
+    help->addAction(QStringLiteral("&About Kinetoscope"), this, [this] {
+        QMessageBox::about(this, QStringLiteral("About Kinetoscope"),
+                           QStringLiteral("<b>Kinetoscope</b><br>A desktop profiler for PyTorch traces."));
+    });
+}
+
+void MainWindow::showShortcuts()
+{
+    QMessageBox::information(
+        this, QStringLiteral("Keyboard and mouse"),
+        QStringLiteral(
+            "<table>"
+            "<tr><td><b>W / S</b></td><td>zoom in / out (also Ctrl+wheel, pinch)</td></tr>"
+            "<tr><td><b>A / D</b></td><td>pan left / right (also drag, Shift+wheel)</td></tr>"
+            "<tr><td><b>F</b></td><td>zoom to the selected slice or range</td></tr>"
+            "<tr><td><b>Home</b></td><td>fit the whole trace</td></tr>"
+            "<tr><td><b>Shift+drag</b></td><td>select a time range over the tracks crossed</td></tr>"
+            "<tr><td><b>Drag in ruler</b></td><td>select a time range over all tracks</td></tr>"
+            "<tr><td><b>Click / double-click</b></td><td>select / zoom to a slice</td></tr>"
+            "<tr><td><b>Ctrl+F, F3</b></td><td>find slices, next / previous match</td></tr>"
+            "<tr><td><b>Esc</b></td><td>clear the selection</td></tr></table>"));
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentfiles::list();
+    for (const QString& f : files)
+        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openPath(f); })->setToolTip(f);
+    if (files.isEmpty()) m_recentMenu->addAction(QStringLiteral("(none)"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(QStringLiteral("Clear"), this, [] { recentfiles::clear(); });
+}
+
+void MainWindow::openDialog()
+{
+    const QString f =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
+                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (!f.isEmpty()) openPath(f);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString d =
+        QFileDialog::getExistingDirectory(this, QStringLiteral("Open TensorBoard log directory"));
+    if (!d.isEmpty()) openPath(d);
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_loader->isLoading();
+}
+QString MainWindow::path() const
+{
+    return m_doc ? m_doc->path : m_loader->path();
+}
+
+void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
+{
+    if (newWindowIfBusy && (m_doc || isLoading())) {
+        auto* w = new MainWindow;
+        w->setInteractive(m_interactive);
+        w->setSessionTracking(m_trackSession);
+        w->show();
+        w->openPath(path, false);
+        return;
+    }
+    const QFileInfo fi(path);
+    if (fi.isDir()) {
+        std::vector<LogdirEntry> entries = scanLogdir(fi.absoluteFilePath().toStdString());
+        if (entries.empty()) {
+            const QString error =
+                QStringLiteral("No profiler traces (*.pt.trace.json[.gz] or *.json[.gz]) found");
+            if (m_interactive)
+                QMessageBox::warning(this, QStringLiteral("Cannot open log directory"),
+                                     QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error));
+            emit loadFailed(path, error);
+            return;
+        }
+        QString file;
+        if (entries.size() == 1 || !m_interactive) {
+            file = QString::fromStdString(entries.back().path);
+        } else {
+            LogdirPicker picker(fi.absoluteFilePath(), std::move(entries), this);
+            if (picker.exec() != QDialog::Accepted) return;
+            file = picker.selectedPath();
+        }
+        if (!file.isEmpty()) startLoad(file);
+        return;
+    }
+    if (!fi.exists()) {
+        const QString error = QStringLiteral("The file does not exist");
+        if (m_interactive)
+            QMessageBox::critical(this, QStringLiteral("Cannot open trace"),
+                                  QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error));
+        emit loadFailed(path, error);
+        return;
+    }
+    startLoad(fi.absoluteFilePath());
+}
+
+void MainWindow::startLoad(const QString& file)
+{
+    m_progress->setRange(0, 0);
+    m_loadingLabel->setText(
+        QStringLiteral("Loading <b>%1</b>").arg(QFileInfo(file).fileName().toHtmlEscaped()));
+    m_stack->setCurrentWidget(m_loadingPage);
+    setWindowTitle(QFileInfo(file).fileName() + QStringLiteral(" — Kinetoscope"));
+    m_loader->start(file);
+}
+
+void MainWindow::cancelLoad()
+{
+    m_loader->cancel();
+}
+
+void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
+{
+    m_searchJobs.cancel();
+    m_highlightOwner = HighlightOwner::None;
+    m_doc = doc;
+    m_timeline->setDocument(m_doc);
+    // The panels are filled on later turns of the event loop, so that taking over a loaded trace
+    // never holds the GUI thread for long in one go (the timeline's first frame comes in between).
+    QTimer::singleShot(0, this, [this, doc] {
+        if (m_doc != doc) return;
+        m_kernels->setDocument(m_doc);
+        QTimer::singleShot(0, this, [this, doc] {
+            if (m_doc != doc) return;
+            m_details->setDocument(m_doc);
+            m_info->setDocument(m_doc);
+            m_range->setDocument(m_doc);
+            emit documentLoaded(m_doc);
+        });
+    });
+    QStringList warnings;
+    for (const std::string& w : doc->warnings)
+        warnings << QString::fromStdString(w);
+    if (doc->truncated)
+        warnings.prepend(QStringLiteral("The file ends early (truncated); showing what could be read."));
+    m_banner->showMessages(warnings);
+    const Trace& t = *doc->trace;
+    m_statusSummary->setText(QStringLiteral("%1 events · %2 slices · %3 · loaded in %4 s")
+                                 .arg(formatCount(doc->loadStats.events), formatCount(t.sliceCount()),
+                                      formatDuration(t.endTime() - t.startTime()))
+                                 .arg(doc->loadSeconds + doc->analysisSeconds, 0, 'f', 2));
+    m_stack->setCurrentWidget(m_timelinePage);
+    m_timeline->setFocus();
+    setWindowTitle(QFileInfo(doc->path).fileName() + QStringLiteral(" — Kinetoscope"));
+    if (m_trackSession) recentfiles::add(doc->path);
+}
+
+void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)
+{
+    if (!m_doc) return;
+    if (text.isEmpty()) {
+        m_searchJobs.cancel();
+        if (m_highlightOwner == HighlightOwner::Search) {
+            m_timeline->setHighlight(nullptr);
+            m_highlightOwner = HighlightOwner::None;
+        }
+        m_search->setStatus(-1, 0);
+        return;
+    }
+    m_search->setBusy();
+    auto doc = m_doc;
+    SearchQuery q;
+    q.text = text.toStdString();
+    q.regex = regex;
+    q.caseSensitive = caseSensitive;
+    m_searchJobs.startJob(
+        [doc, q](const std::atomic<bool>& cancel) { return searchSlices(*doc->trace, q, &cancel); },
+        [this, text](SearchResult result) {
+            if (!result.error.empty()) {
+                m_search->setError(QString::fromStdString(result.error));
+                return;
+            }
+            auto h = std::make_shared<Highlight>();
+            h->label = text;
+            h->names = std::move(result.nameMatches);
+            h->occurrences = std::move(result.matches);
+            const int n = int(h->occurrences.size());
+            m_highlightOwner = HighlightOwner::Search;
+            m_timeline->setHighlight(h);
+            emit searchFinished(n);
+        });
+}
+
+void MainWindow::selectKernel(int kernelIndex)
+{
+    if (!m_doc) return;
+    if (kernelIndex < 0 || kernelIndex >= int(m_doc->kernels.rows.size())) {
+        if (m_highlightOwner == HighlightOwner::Kernel) {
+            m_timeline->setHighlight(nullptr);
+            m_highlightOwner = HighlightOwner::None;
+        }
+        return;
+    }
+    const KernelRow& k = m_doc->kernels.rows[size_t(kernelIndex)];
+    auto h = std::make_shared<Highlight>();
+    h->label =
+        QString::fromUtf8(m_doc->trace->str(k.name).data(), qsizetype(m_doc->trace->str(k.name).size()));
+    h->names.assign(m_doc->trace->strings().size(), 0);
+    h->names[k.name.value] = 1;
+    h->occurrences = k.occurrences;
+    m_highlightOwner = HighlightOwner::Kernel;
+    m_timeline->setHighlight(h);
+    m_timeline->nextMatch();
+}
+
+void MainWindow::onMatchChanged(int index, int total)
+{
+    if (m_highlightOwner == HighlightOwner::Search)
+        m_search->setStatus(index, total);
+    else if (m_highlightOwner == HighlightOwner::Kernel)
+        m_kernels->setOccurrenceStatus(index, total);
+}
+
+QStringList MainWindow::openPaths()
+{
+    QStringList out;
+    for (const QPointer<MainWindow>& w : windows())
+        if (w && w->m_trackSession && w->m_doc) out << w->m_doc->path;
+    return out;
+}
+
+void MainWindow::quitApplication()
+{
+    if (m_trackSession) {
+        recentfiles::saveSession(openPaths());
+        g_sessionSaved = true;
+    }
+    qApp->closeAllWindows();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    m_loader->cancel();
+    // The last window to close defines the session, unless Quit already recorded all of them.
+    int open = 0;
+    for (const QPointer<MainWindow>& w : windows())
+        open += w && w->isVisible();
+    if (m_trackSession && !g_sessionSaved && open <= 1)
+        recentfiles::saveSession(m_doc ? QStringList{m_doc->path} : QStringList{});
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls())
+        for (const QUrl& u : e->mimeData()->urls())
+            if (u.isLocalFile()) {
+                e->acceptProposedAction();
+                return;
+            }
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile()) openPath(u.toLocalFile());
+    e->acceptProposedAction();
+}
+
+} // namespace ks::ui

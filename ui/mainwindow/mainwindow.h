@@ -1,0 +1,125 @@
+#pragma once
+
+#include "util/jobtracker.h"
+#include "util/metatypes.h"
+
+#include <QMainWindow>
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QStackedWidget;
+class QTabWidget;
+class QDockWidget;
+
+namespace ks::ui {
+
+class TraceDocument;
+class DocumentLoader;
+class TimelineView;
+class DetailsPanel;
+class KernelPanel;
+class RangePanel;
+class InfoPanel;
+class SearchBar;
+class Banner;
+
+// One trace per window: the timeline in the middle, details and trace info on the right, analysis
+// tables (kernels, range aggregate, and later the operator table) below.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a trace file or a TensorBoard log directory. When this window already shows (or is
+    // loading) a trace and newWindowIfBusy is set, a new window opens it instead.
+    void openPath(const QString& path, bool newWindowIfBusy = true);
+    void cancelLoad();
+
+    // Interactive windows ask (log directory picker) and report errors in dialogs; a
+    // non-interactive one (screenshots, tests) takes the newest trace of a directory and only emits.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+    // Whether this window's file counts toward the "reopen last session" list.
+    void setSessionTracking(bool track) { m_trackSession = track; }
+
+    // Seam for the operator (key_averages) table and other analysis pages: adds a tab next to the
+    // kernel table in the bottom area. The window does not own any analysis of its own for it; the
+    // page gets the document through documentLoaded().
+    void addAnalysisTab(QWidget* page, const QString& title);
+
+    std::shared_ptr<const TraceDocument> document() const { return m_doc; }
+    QString path() const;
+    TimelineView* timeline() const { return m_timeline; }
+    KernelPanel* kernelPanel() const { return m_kernels; }
+    DetailsPanel* detailsPanel() const { return m_details; }
+    RangePanel* rangePanel() const { return m_range; }
+    InfoPanel* infoPanel() const { return m_info; }
+    SearchBar* searchBar() const { return m_search; }
+    Banner* banner() const { return m_banner; }
+    bool isLoading() const;
+
+    // Paths shown by all open windows (for the session list).
+    static QStringList openPaths();
+
+signals:
+    void documentLoaded(std::shared_ptr<const ks::ui::TraceDocument> document);
+    void loadFailed(const QString& path, const QString& error);
+    void loadCancelled();
+    void searchFinished(int matches);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    enum class HighlightOwner { None, Search, Kernel };
+
+    void buildMenus();
+    void buildDocks();
+    QWidget* buildStartPage();
+    QWidget* buildLoadingPage();
+    void updateRecentMenu();
+    void startLoad(const QString& file);
+    void setDocument(std::shared_ptr<TraceDocument> doc);
+    void runSearch(const QString& text, bool regex, bool caseSensitive);
+    void selectKernel(int kernelIndex);
+    void onMatchChanged(int index, int total);
+    void openDialog();
+    void openFolderDialog();
+    void quitApplication();
+    void showShortcuts();
+
+    std::shared_ptr<const TraceDocument> m_doc;
+    DocumentLoader* m_loader;
+    JobTracker m_searchJobs{this};
+    HighlightOwner m_highlightOwner = HighlightOwner::None;
+    bool m_interactive = true;
+    bool m_trackSession = true;
+
+    QStackedWidget* m_stack;
+    QWidget* m_startPage;
+    QWidget* m_loadingPage;
+    QWidget* m_timelinePage;
+    QLabel* m_loadingLabel;
+    QProgressBar* m_progress;
+    Banner* m_banner;
+    SearchBar* m_search;
+    TimelineView* m_timeline;
+    DetailsPanel* m_details;
+    InfoPanel* m_info;
+    KernelPanel* m_kernels;
+    RangePanel* m_range;
+    QTabWidget* m_analysisTabs;
+    QDockWidget* m_detailsDock;
+    QDockWidget* m_infoDock;
+    QDockWidget* m_analysisDock;
+    QMenu* m_recentMenu;
+    QMenu* m_viewMenu;
+    QLabel* m_statusSummary;
+    QLabel* m_statusWindow;
+};
+
+} // namespace ks::ui

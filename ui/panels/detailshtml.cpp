@@ -1,0 +1,188 @@
+#include "panels/detailshtml.h"
+
+#include "analysis/rangestats.h"
+#include "document/tracedocument.h"
+#include "util/format.h"
+
+#include <QStringList>
+
+namespace ks::ui {
+
+namespace {
+
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString kindLabel(EventKind k)
+{
+    switch (k) {
+    case EventKind::CpuOp:
+        return QStringLiteral("CPU op");
+    case EventKind::UserAnnotation:
+        return QStringLiteral("user annotation");
+    case EventKind::GpuUserAnnotation:
+        return QStringLiteral("GPU annotation");
+    case EventKind::PythonFunction:
+        return QStringLiteral("Python function");
+    case EventKind::Runtime:
+        return QStringLiteral("runtime call");
+    case EventKind::Driver:
+        return QStringLiteral("driver call");
+    case EventKind::Kernel:
+        return QStringLiteral("GPU kernel");
+    case EventKind::Memcpy:
+        return QStringLiteral("memory copy");
+    case EventKind::Memset:
+        return QStringLiteral("memory set");
+    case EventKind::Sync:
+        return QStringLiteral("synchronization");
+    default:
+        return QString::fromLatin1(eventKindName(k));
+    }
+}
+
+QString row(const QString& key, const QString& valueHtml)
+{
+    return QStringLiteral("<tr><td class='k'>%1</td><td>%2</td></tr>").arg(esc(key), valueHtml);
+}
+
+// Long JSON values (shapes of many inputs) wrap after commas instead of widening the panel.
+QString argValueHtml(std::string_view key, const ArgValue& v)
+{
+    QString text = QString::fromStdString(v.toDisplay());
+    if (key == "Call stack" || key == "call stack") {
+        QStringList frames = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
+        for (QString& f : frames)
+            f = esc(f.trimmed());
+        return QStringLiteral("<span class='mono'>") + frames.join(QStringLiteral("<br>")) +
+               QStringLiteral("</span>");
+    }
+    QString html = esc(text);
+    if (v.type == ArgType::Json)
+        html.replace(QStringLiteral("],"), QStringLiteral("],&#8203;"))
+            .replace(QStringLiteral(", "), QStringLiteral(",&#8203; "));
+    if (v.type == ArgType::Json || v.isNumber())
+        return QStringLiteral("<span class='mono'>") + html + QStringLiteral("</span>");
+    return html;
+}
+
+} // namespace
+
+QString sliceLink(SliceRef r)
+{
+    return QStringLiteral("slice:%1:%2").arg(r.track.value).arg(r.index);
+}
+
+SliceRef parseSliceLink(const QString& href)
+{
+    const QStringList parts = href.split(QLatin1Char(':'));
+    if (parts.size() != 3 || parts[0] != QLatin1String("slice")) return {};
+    bool ok1 = false, ok2 = false;
+    const uint32_t t = parts[1].toUInt(&ok1);
+    const uint32_t r = parts[2].toUInt(&ok2);
+    return ok1 && ok2 ? SliceRef{TrackId(t), r} : SliceRef{};
+}
+
+QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r)
+{
+    const Trace& t = *doc.trace;
+    if (!r.valid() || r.track.value >= t.trackCount() || r.index >= t.slices(r.track).size()) return {};
+    const SliceTrack& st = t.slices(r.track);
+    const TimeNs start = st.start(r.index), end = st.end(r.index), dur = end - start;
+    const EventKind kind = t.sliceKind(r);
+    auto linkTo = [&](SliceRef x) {
+        const SliceTrack& xs = t.slices(x.track);
+        return QStringLiteral("<a href='%1'>%2</a> <span class='d'>%3 · %4</span>")
+            .arg(sliceLink(x), esc(qstr(t.str(xs.name(x.index)))),
+                 formatDuration(xs.end(x.index) - xs.start(x.index)), esc(qstr(t.trackLabel(x.track))));
+    };
+
+    QString html =
+        QStringLiteral("<style>"
+                       "body{font-size:12px;} h2{font-size:14px;margin:2px 0 6px 0;}"
+                       "h3{font-size:12px;color:#4a5260;margin:12px 0 4px 0;}"
+                       "td{padding:1px 8px 1px 0;vertical-align:top;} td.k{color:#6b7380;white-space:nowrap;}"
+                       ".mono{font-family:'DejaVu Sans Mono',monospace;font-size:11px;}"
+                       ".d{color:#7a828e;} a{color:#1a5fd0;text-decoration:none;}"
+                       "</style>");
+    html += QStringLiteral("<h2>%1</h2>").arg(esc(qstr(t.str(st.name(r.index)))));
+    html += QStringLiteral("<table>");
+    html +=
+        row(QStringLiteral("Kind"), esc(kindLabel(kind)) + QStringLiteral(" <span class='d'>(") +
+                                        esc(qstr(t.str(st.category(r.index)))) + QStringLiteral(")</span>"));
+    const Track& track = t.track(r.track);
+    html += row(QStringLiteral("Track"), esc(qstr(t.processLabel(track.process)) + QStringLiteral(" › ") +
+                                             qstr(t.trackLabel(r.track))));
+    html += row(QStringLiteral("Start"), formatTimestamp(start - t.startTime(), 1.0));
+    html +=
+        row(QStringLiteral("Duration"),
+            st.isOpen(r.index) ? formatDuration(dur) + QStringLiteral(" (still open)") : formatDuration(dur));
+    const TimeNs self = selfTime(st, r.index);
+    html += row(QStringLiteral("Self time"),
+                formatDuration(self) + (dur > 0 ? QStringLiteral(" <span class='d'>(%1)</span>")
+                                                      .arg(formatPercent(double(self) / double(dur)))
+                                                : QString()));
+    html += row(QStringLiteral("Depth"), QString::number(st.depth(r.index)));
+    const int64_t ext = doc.links.externalId(r), corr = doc.links.correlation(r);
+    if (ext >= 0) html += row(QStringLiteral("External id"), QString::number(ext));
+    if (corr >= 0) html += row(QStringLiteral("Correlation"), QString::number(corr));
+    html += QStringLiteral("</table>");
+
+    // Linked events.
+    const SliceLinks links = doc.links.linksOf(r);
+    QString linked;
+    if (links.launchingOp.valid()) linked += row(QStringLiteral("Launched by"), linkTo(links.launchingOp));
+    if (links.runtime.valid()) linked += row(QStringLiteral("Launch call"), linkTo(links.runtime));
+    auto list = [&](const QString& title, const std::vector<SliceRef>& v, size_t omitted) {
+        if (v.empty()) return;
+        QStringList items;
+        for (SliceRef x : v)
+            items << linkTo(x);
+        if (omitted)
+            items << QStringLiteral("<span class='d'>… and %1 more</span>").arg(formatCount(omitted));
+        linked += row(QStringLiteral("%1 (%2)").arg(title).arg(v.size() + omitted),
+                      items.join(QStringLiteral("<br>")));
+    };
+    list(QStringLiteral("Launches"), links.launches, links.launchesOmitted);
+    list(QStringLiteral("GPU work"), links.gpuWork, links.gpuWorkOmitted);
+    for (uint32_t fi : links.flows) {
+        const Flow& f = t.flows()[fi];
+        const bool outgoing = f.hasFrom && f.from() == r;
+        const SliceRef other = outgoing ? f.to() : f.from();
+        const QString cat = esc(qstr(t.str(f.category)));
+        if ((outgoing ? f.hasTo : f.hasFrom) && other.valid())
+            linked += row(outgoing ? QStringLiteral("Flow → (%1)").arg(cat)
+                                   : QStringLiteral("Flow ← (%1)").arg(cat),
+                          linkTo(other));
+    }
+    if (!linked.isEmpty())
+        html += QStringLiteral("<h3>Linked events</h3><table>") + linked + QStringLiteral("</table>");
+
+    // Parents, outermost first.
+    std::vector<SliceRef> parents;
+    for (int64_t p = st.parent(r.index); p >= 0 && parents.size() < 64; p = st.parent(size_t(p)))
+        parents.push_back(SliceRef{r.track, uint32_t(p)});
+    if (!parents.empty()) {
+        html += QStringLiteral("<h3>Parents</h3><table>");
+        for (auto it = parents.rbegin(); it != parents.rend(); ++it)
+            html += QStringLiteral("<tr><td>%1</td></tr>").arg(linkTo(*it));
+        html += QStringLiteral("</table>");
+    }
+
+    QString args;
+    t.args().forEach(st.args(r.index), [&](const Arg& a) {
+        args += row(qstr(a.key), argValueHtml(a.key, a.value));
+        return true;
+    });
+    if (!args.isEmpty())
+        html += QStringLiteral("<h3>Arguments</h3><table>") + args + QStringLiteral("</table>");
+    return html;
+}
+
+} // namespace ks::ui

@@ -1,0 +1,36 @@
+#include "panels/infopanel.h"
+
+#include "document/tracedocument.h"
+#include "panels/infohtml.h"
+
+namespace ks::ui {
+
+InfoPanel::InfoPanel(QWidget* parent) : QTextBrowser(parent)
+{
+    setFrameShape(QFrame::NoFrame);
+    setOpenExternalLinks(false);
+}
+
+void InfoPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
+{
+    m_doc = std::move(doc);
+    m_dirty = true;
+    if (isVisible()) render();
+}
+
+void InfoPanel::showEvent(QShowEvent* e)
+{
+    if (m_dirty) render();
+    QTextBrowser::showEvent(e);
+}
+
+void InfoPanel::render()
+{
+    m_dirty = false;
+    if (m_doc)
+        setHtml(traceInfoHtml(*m_doc));
+    else
+        clear();
+}
+
+} // namespace ks::ui

@@ -1,0 +1,133 @@
+#include "panels/kernelpanel.h"
+
+#include "document/tracedocument.h"
+#include "panels/kernelfiltermodel.h"
+#include "panels/kerneltablemodel.h"
+#include "util/format.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ks::ui {
+
+KernelPanel::KernelPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(4);
+    auto* bar = new QHBoxLayout;
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(QStringLiteral("Filter by kernel or launching op…"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMinimumWidth(280);
+    m_filter->setMaximumWidth(360);
+    bar->addWidget(m_filter);
+    m_summary = new QLabel(this);
+    m_summary->setStyleSheet(QStringLiteral("color:#6b7380"));
+    bar->addWidget(m_summary, 1);
+    m_occurrence = new QLabel(this);
+    bar->addWidget(m_occurrence);
+    m_prev = new QToolButton(this);
+    m_prev->setText(QStringLiteral("◀ Previous"));
+    m_prev->setToolTip(QStringLiteral("Previous occurrence in the timeline"));
+    m_next = new QToolButton(this);
+    m_next->setText(QStringLiteral("Next ▶"));
+    m_next->setToolTip(QStringLiteral("Next occurrence in the timeline"));
+    bar->addWidget(m_prev);
+    bar->addWidget(m_next);
+    layout->addLayout(bar);
+
+    m_model = new KernelTableModel(this);
+    m_proxy = new KernelFilterModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(KernelTableModel::Total, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(20);
+    QHeaderView* h = m_table->horizontalHeader();
+    h->setSectionResizeMode(QHeaderView::Interactive);
+    h->setStretchLastSection(true);
+    h->resizeSection(KernelTableModel::Name, 420);
+    layout->addWidget(m_table);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterText(text);
+        updateSummary();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                emit kernelSelected(
+                    current.isValid() ? current.data(KernelTableModel::KernelIndexRole).toInt() : -1);
+            });
+    connect(m_prev, &QToolButton::clicked, this, &KernelPanel::previousOccurrence);
+    connect(m_next, &QToolButton::clicked, this, &KernelPanel::nextOccurrence);
+    setOccurrenceStatus(-1, 0);
+}
+
+void KernelPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
+{
+    m_doc = doc;
+    m_model->setDocument(std::move(doc));
+    // Measuring the columns' text is the slow part; it can wait for the next turn of the event loop.
+    QTimer::singleShot(0, this, [this, doc = m_doc] {
+        if (doc != m_doc) return;
+        for (int c : {int(KernelTableModel::Kind), int(KernelTableModel::Count), int(KernelTableModel::Total),
+                      int(KernelTableModel::Share), int(KernelTableModel::Mean), int(KernelTableModel::Min),
+                      int(KernelTableModel::Max), int(KernelTableModel::Registers),
+                      int(KernelTableModel::Grid), int(KernelTableModel::Block),
+                      int(KernelTableModel::SharedMemory), int(KernelTableModel::Occupancy)})
+            m_table->resizeColumnToContents(c);
+    });
+    updateSummary();
+    setOccurrenceStatus(-1, 0);
+}
+
+void KernelPanel::setFilterText(const QString& text)
+{
+    m_filter->setText(text);
+}
+
+void KernelPanel::updateSummary()
+{
+    if (!m_doc) {
+        m_summary->clear();
+        return;
+    }
+    const KernelStats& k = m_doc->kernels;
+    if (k.rows.empty()) {
+        m_summary->setText(QStringLiteral("This trace has no GPU kernels, copies or sets."));
+        return;
+    }
+    m_summary->setText(QStringLiteral("%1 of %2 names · %3 launches · GPU busy %4")
+                           .arg(m_proxy->rowCount())
+                           .arg(k.rows.size())
+                           .arg(formatCount(k.gpuCount), formatDuration(k.gpuTotal)));
+}
+
+void KernelPanel::setOccurrenceStatus(int index, int total)
+{
+    m_prev->setEnabled(total > 0);
+    m_next->setEnabled(total > 0);
+    if (total <= 0)
+        m_occurrence->clear();
+    else if (index < 0)
+        m_occurrence->setText(QStringLiteral("%1 occurrences").arg(formatCount(uint64_t(total))));
+    else
+        m_occurrence->setText(QStringLiteral("occurrence %1 of %2")
+                                  .arg(formatCount(uint64_t(index + 1)), formatCount(uint64_t(total))));
+}
+
+} // namespace ks::ui

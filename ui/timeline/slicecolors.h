@@ -1,0 +1,38 @@
+#pragma once
+
+#include "model/trace.h"
+
+#include <QColor>
+#include <cstdint>
+#include <vector>
+
+namespace ks::ui {
+
+// Colours of slices: a stable colour per name (hash of the text, so the same op has the same
+// colour in every trace), with fixed colours for kinds that should stand out: memcpy and memset
+// never share a colour with kernels, runtime calls are a quiet grey, syncs red. Colours are small
+// indices so the painter can batch rectangles per colour.
+class SliceColors {
+public:
+    static constexpr int kCount = 48;
+
+    SliceColors();
+
+    void reset(const Trace* trace);
+    uint8_t indexOf(StringId name, EventKind kind) const;
+    const QColor& color(uint8_t index) const { return m_colors[index]; }
+    const QColor& textColor(uint8_t index) const { return m_text[index]; }
+
+private:
+    uint8_t compute(StringId name, EventKind kind) const;
+
+    const Trace* m_trace = nullptr;
+    QColor m_colors[kCount];
+    QColor m_text[kCount];
+    // Cache keyed by StringId; 0xff = not computed. Kind is part of the key through a second table
+    // for the rare name used by two kinds.
+    mutable std::vector<uint8_t> m_byName;
+    mutable std::vector<uint8_t> m_kindOfCached;
+};
+
+} // namespace ks::ui

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "analysis/counterlod.h"
+#include "analysis/lod.h"
+#include "timeline/timewindow.h"
+
+#include <QRect>
+#include <memory>
+#include <vector>
+
+namespace ks::ui {
+
+class TraceDocument;
+struct Highlight;
+
+// What the painter draws for the current (time window, width): LOD items per slice track,
+// columns per counter, and the highlight tick columns. Filled lazily for the tracks that come into
+// view and dropped as a whole when the window or width changes, so hover, selection and vertical
+// scrolling repaint from here without querying the trace again.
+// One slice track drawn for the current key: its LOD items and, built from them, rectangles sorted
+// by colour (x in widget pixels, y relative to the track's top) plus the boxes wide enough for a
+// label.
+struct TrackGeometry {
+    struct Label {
+        QRect rect;
+        StringId name;
+        uint8_t color;
+    };
+    std::vector<LodItem> items;
+    std::vector<QRect> rects;        // grouped by colour
+    std::vector<uint32_t> colorEnds; // rects of colour c are [colorEnds[c-1], colorEnds[c])
+    std::vector<uint8_t> itemColor;  // per item
+    std::vector<Label> labels;
+    bool itemsValid = false;
+    bool rectsValid = false;
+};
+
+class TimelineGeometry {
+public:
+    struct Key {
+        TimeWindow window;
+        int width = 0;
+        bool operator==(const Key&) const = default;
+    };
+
+    void reset(const TraceDocument* doc);
+    // Makes key current; returns true when that discarded cached geometry.
+    bool setKey(const Key& key);
+    const Key& key() const { return m_key; }
+
+    const std::vector<LodItem>& sliceItems(TrackId track);
+    // Queries, in parallel on the thread pool, every listed track whose items are not cached yet.
+    void prefetch(const std::vector<TrackId>& tracks);
+    TrackGeometry& track(TrackId track) { return m_tracks[track.value]; }
+    const std::vector<CounterColumn>& counterColumns(const CounterTrack* counter);
+    // Pixel columns (0..width) holding at least one highlighted occurrence.
+    const std::vector<int>& highlightColumns(const Highlight* highlight);
+    // A new highlight may live at a freed one's address: drop the columns explicitly.
+    void invalidateHighlight() { m_highlightValid = false; }
+
+    // Queries made since the last reset (tests and the frame log use it).
+    uint64_t queryCount() const { return m_queries; }
+
+private:
+    const TraceDocument* m_doc = nullptr;
+    Key m_key;
+    std::vector<TrackGeometry> m_tracks; // by TrackId
+    std::vector<std::pair<const CounterTrack*, std::vector<CounterColumn>>> m_counters;
+    const Highlight* m_highlightFor = nullptr;
+    std::vector<int> m_highlightColumns;
+    bool m_highlightValid = false;
+    uint64_t m_queries = 0;
+};
+
+} // namespace ks::ui

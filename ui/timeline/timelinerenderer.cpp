@@ -1,0 +1,506 @@
+#include "timeline/timelinerenderer.h"
+
+#include "analysis/counterlod.h"
+#include "document/tracedocument.h"
+#include "timeline/highlight.h"
+#include "timeline/timelinemetrics.h"
+#include "timeline/timelinestate.h"
+#include "util/format.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace ks::ui {
+
+namespace {
+
+const QColor kTrackBg(0xff, 0xff, 0xff);
+const QColor kLabelBg(0xf6, 0xf7, 0xf9);
+const QColor kGroupBg(0xe9, 0xec, 0xf1);
+const QColor kSeparator(0xe3, 0xe6, 0xeb);
+const QColor kGrid(0xf0, 0xf2, 0xf5);
+const QColor kStepBand(0xf4, 0xf6, 0xfb);
+const QColor kStepLine(0xc9, 0xd2, 0xe3);
+const QColor kLabelText(0x25, 0x2a, 0x31);
+const QColor kDetailText(0x7a, 0x82, 0x8e);
+const QColor kHighlight(0xff, 0x8f, 0x00);
+const QColor kCounterFill(0xb9, 0xcd, 0xe4);
+const QColor kCounterLine(0x2f, 0x6b, 0xb0);
+
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+TimelineRenderer::TimelineRenderer()
+{
+    m_sliceFont.setPixelSize(11);
+    m_labelFont.setPixelSize(12);
+    m_groupFont.setPixelSize(12);
+    m_groupFont.setBold(true);
+    m_detailFont.setPixelSize(10);
+    m_buckets.resize(SliceColors::kCount);
+}
+
+void TimelineRenderer::setDocument(const TraceDocument* doc)
+{
+    m_doc = doc;
+    m_names.clear();
+    m_nameReady.clear();
+    m_textWidths.clear();
+    m_counterRanges.clear();
+    m_colors.reset(doc ? doc->trace.get() : nullptr);
+    m_geometry.reset(doc);
+    if (doc) {
+        m_layout.build(*doc);
+        const Trace& t = *doc->trace;
+        std::vector<Step> steps;
+        for (size_t i = 0; i < t.steps().size(); ++i)
+            steps.push_back(t.steps()[i]);
+        m_ruler.setSteps(std::move(steps), t.startTime());
+    } else {
+        m_layout.clear();
+        m_ruler.setSteps({}, 0);
+    }
+}
+
+TimelineCoords TimelineRenderer::coords(const QSize& size, const TimelineState& s) const
+{
+    return TimelineCoords{size, s.window, headerHeight(), s.scrollY};
+}
+
+const QString& TimelineRenderer::name(StringId id)
+{
+    static const QString kEmpty;
+    if (!m_doc || !id.valid()) return kEmpty;
+    if (id.value >= m_names.size()) {
+        const size_t n = m_doc->trace->strings().size();
+        m_names.resize(n);
+        m_nameReady.resize(n, 0);
+        m_textWidths.resize(n, -1);
+    }
+    if (!m_nameReady[id.value]) {
+        m_names[id.value] = qstr(m_doc->trace->str(id));
+        m_nameReady[id.value] = 1;
+    }
+    return m_names[id.value];
+}
+
+int TimelineRenderer::textWidth(StringId id)
+{
+    const QString& n = name(id);
+    int& w = m_textWidths[id.value];
+    if (w < 0) w = QFontMetrics(m_sliceFont).horizontalAdvance(n);
+    return w;
+}
+
+std::pair<double, double> TimelineRenderer::counterRange(const CounterTrack* counter)
+{
+    auto it = m_counterRanges.find(counter);
+    if (it != m_counterRanges.end()) return it->second;
+    double lo, hi;
+    ks::counterRange(*counter, lo, hi);
+    lo = std::min(0.0, lo);
+    if (hi <= lo) hi = lo + 1;
+    return m_counterRanges[counter] = {lo, hi};
+}
+
+QRectF TimelineRenderer::sliceRect(const TimelineCoords& c, SliceRef r) const
+{
+    if (!m_doc || !r.valid()) return {};
+    const int ri = m_layout.rowOfTrack(r.track);
+    if (ri < 0 || !m_layout.rows()[ri].visible) return {};
+    const TrackLayout::Row& row = m_layout.rows()[ri];
+    const SliceTrack& st = m_doc->trace->slices(r.track);
+    const double x0 = c.x(st.start(r.index));
+    const double x1 = c.x(st.end(r.index));
+    const int y = c.y(row.y) + metrics::kTrackPadding + st.depth(r.index) * metrics::kSliceRowHeight;
+    return QRectF(x0, y, std::max(1.0, x1 - x0), metrics::kSliceRowHeight - 1);
+}
+
+double TimelineRenderer::sliceCenterY(const TimelineCoords& c, SliceRef r) const
+{
+    const QRectF rect = sliceRect(c, r);
+    if (!rect.isEmpty()) return rect.center().y();
+    const int ri = m_layout.displayRowOfTrack(r.track);
+    if (ri < 0) return -1;
+    const TrackLayout::Row& row = m_layout.rows()[ri];
+    return c.y(row.y) + row.height / 2.0;
+}
+
+void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState& s)
+{
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    const TimelineCoords c = coords(size, s);
+    p.fillRect(QRect(QPoint(0, 0), size), kTrackBg);
+    if (!m_doc) return;
+    m_geometry.setKey(TimelineGeometry::Key{s.window, c.trackWidth()});
+    const std::vector<RulerTick> ticks =
+        rulerTicks(s.window.t0, s.window.t1, c.trackWidth(), m_doc->trace->startTime());
+    const std::vector<int> rows = m_layout.rowsIn(s.scrollY, s.scrollY + c.viewHeight());
+
+    const QRect trackArea(c.trackLeft(), c.headerHeight, c.trackWidth(), c.viewHeight());
+    p.save();
+    p.setClipRect(trackArea);
+    // Step bands and grid lines lie under everything.
+    const auto& steps = m_ruler.steps();
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const double x0 = c.x(steps[i].start), x1 = c.x(steps[i].end);
+        if (x1 < c.trackLeft() || x0 > size.width()) continue;
+        if (i % 2) p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()), kStepBand);
+    }
+    p.setPen(kGrid);
+    for (const RulerTick& t : ticks)
+        if (t.major) p.drawLine(int(c.x(t.time)), c.headerHeight, int(c.x(t.time)), size.height());
+    p.setPen(kStepLine);
+    for (const Step& st : steps) {
+        p.drawLine(int(c.x(st.start)), c.headerHeight, int(c.x(st.start)), size.height());
+        p.drawLine(int(c.x(st.end)), c.headerHeight, int(c.x(st.end)), size.height());
+    }
+    paintTracks(p, c, s, rows);
+
+    if (s.hasRange) {
+        const double x0 = c.x(s.rangeT0), x1 = c.x(s.rangeT1);
+        p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()), QColor(0x42, 0x85, 0xf4, 22));
+        const int y0 = c.y(s.rangeY0), y1 = c.y(s.rangeY1);
+        p.fillRect(QRectF(x0, y0, x1 - x0, y1 - y0), QColor(0x42, 0x85, 0xf4, 40));
+        p.setPen(QColor(0x1a, 0x5f, 0xd0));
+        p.drawLine(QPointF(x0, c.headerHeight), QPointF(x0, size.height()));
+        p.drawLine(QPointF(x1, c.headerHeight), QPointF(x1, size.height()));
+    }
+    paintSelection(p, c, s);
+    paintArrows(p, c, s);
+    if (s.hoverX >= c.trackLeft() && !s.hasRange) {
+        p.setPen(QColor(0x20, 0x24, 0x2a, 70));
+        p.drawLine(s.hoverX, c.headerHeight, s.hoverX, size.height());
+    }
+    p.restore();
+
+    paintLabels(p, c, rows);
+    m_ruler.paint(p, c, s, ticks, m_geometry.highlightColumns(s.highlight));
+}
+
+TrackGeometry& TimelineRenderer::builtTrack(const TimelineCoords& c, TrackId track)
+{
+    TrackGeometry& g = m_geometry.track(track);
+    if (g.rectsValid && g.itemsValid) return g;
+    const std::vector<LodItem>& items = m_geometry.sliceItems(track);
+    const Trace& t = *m_doc->trace;
+    const double left = c.trackLeft() - 2, right = c.size.width() + 2;
+    g.itemColor.resize(items.size());
+    m_colorCounts.assign(SliceColors::kCount + 1, 0);
+    for (size_t i = 0; i < items.size(); ++i) {
+        const uint8_t ci = m_colors.indexOf(items[i].name, t.kindOf(items[i].category));
+        g.itemColor[i] = ci;
+        ++m_colorCounts[ci + 1];
+    }
+    // Counting sort by colour so that painting is one drawRects call per colour.
+    g.colorEnds.assign(SliceColors::kCount, 0);
+    for (int ci = 1; ci <= SliceColors::kCount; ++ci)
+        m_colorCounts[ci] += m_colorCounts[ci - 1];
+    g.rects.resize(items.size());
+    g.labels.clear();
+    size_t dropped = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const LodItem& it = items[i];
+        double x0 = c.x(it.start), x1 = c.x(it.end);
+        QRect r;
+        if (x1 >= left && x0 <= right) {
+            x0 = std::max(x0, left);
+            x1 = std::min(x1, right);
+            const int ix0 = int(std::floor(x0));
+            int w = std::max(1, int(std::ceil(x1)) - ix0);
+            // A one-pixel gap separates neighbours that are wide enough to afford it.
+            if (w >= 4) w -= 1;
+            r = QRect(ix0, metrics::kTrackPadding + it.depth * metrics::kSliceRowHeight, w,
+                      metrics::kSliceRowHeight - 1);
+            if (w >= metrics::kMinLabelTextWidth)
+                g.labels.push_back(TrackGeometry::Label{r, it.name, g.itemColor[i]});
+        } else {
+            ++dropped; // outside the window horizontally: an empty rect paints nothing
+        }
+        g.rects[m_colorCounts[g.itemColor[i]]++] = r;
+    }
+    for (int ci = 0; ci < SliceColors::kCount; ++ci)
+        g.colorEnds[ci] = m_colorCounts[ci];
+    g.rectsValid = true;
+    return g;
+}
+
+void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const TimelineState& s,
+                                   const std::vector<int>& rows)
+{
+    const auto& all = m_layout.rows();
+    std::vector<TrackId> visibleTracks;
+    for (int ri : rows) {
+        const TrackLayout::Row& row = all[ri];
+        if (row.kind == TrackLayout::RowKind::Slices)
+            visibleTracks.push_back(row.track);
+        else if (row.kind == TrackLayout::RowKind::GroupHeader && m_layout.groups()[row.group].collapsed)
+            for (int k : m_layout.groups()[row.group].rows)
+                if (all[k].kind == TrackLayout::RowKind::Slices) visibleTracks.push_back(all[k].track);
+    }
+    m_geometry.prefetch(visibleTracks);
+
+    for (auto& b : m_buckets)
+        b.clear();
+    for (int ri : rows) {
+        const TrackLayout::Row& row = all[ri];
+        const int y = c.y(row.y);
+        if (row.kind == TrackLayout::RowKind::GroupHeader) {
+            p.fillRect(QRect(c.trackLeft(), y, c.trackWidth(), row.height), kGroupBg);
+            // A collapsed group still shows when its tracks are busy: their outermost level.
+            if (m_layout.groups()[row.group].collapsed) {
+                for (int k : m_layout.groups()[row.group].rows) {
+                    if (all[k].kind != TrackLayout::RowKind::Slices) continue;
+                    const TrackGeometry& g = builtTrack(c, all[k].track);
+                    for (size_t i = 0; i < g.items.size() && g.items[i].depth == 0; ++i) {
+                        const LodItem& it = g.items[i];
+                        const double x0 = std::max<double>(c.x(it.start), c.trackLeft() - 1);
+                        const double x1 = std::min<double>(c.x(it.end), c.size.width() + 1);
+                        if (x1 < x0) continue;
+                        const int ix0 = int(std::floor(x0));
+                        m_buckets[g.itemColor[i]].emplace_back(
+                            ix0, y + 7, std::max(1, int(std::ceil(x1)) - ix0), row.height - 14);
+                    }
+                }
+            }
+        } else if (row.kind == TrackLayout::RowKind::Slices) {
+            paintSliceRow(p, c, row, s);
+        } else {
+            paintCounterRow(p, c, row);
+        }
+        p.setPen(kSeparator);
+        p.drawLine(c.trackLeft(), y + row.height - 1, c.size.width(), y + row.height - 1);
+    }
+    p.setPen(Qt::NoPen);
+    for (int ci = 0; ci < SliceColors::kCount; ++ci) {
+        if (m_buckets[ci].empty()) continue;
+        p.setBrush(m_colors.color(uint8_t(ci)));
+        p.drawRects(m_buckets[ci].data(), int(m_buckets[ci].size()));
+    }
+    p.setBrush(Qt::NoBrush);
+}
+
+void TimelineRenderer::paintSliceRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row,
+                                     const TimelineState& s)
+{
+    TrackGeometry& g = builtTrack(c, row.track);
+    const int top = c.y(row.y);
+    p.save();
+    p.translate(0, top);
+    p.setPen(Qt::NoPen);
+    uint32_t begin = 0;
+    for (int ci = 0; ci < SliceColors::kCount; ++ci) {
+        const uint32_t end = g.colorEnds[ci];
+        if (end > begin) {
+            p.setBrush(m_colors.color(uint8_t(ci)));
+            p.drawRects(g.rects.data() + begin, int(end - begin));
+        }
+        begin = end;
+    }
+    p.setBrush(Qt::NoBrush);
+    if (!g.labels.empty()) {
+        p.setFont(m_sliceFont);
+        const QFontMetrics fm(m_sliceFont);
+        // The visible part of the track, in the track's own coordinates.
+        const QRect area(c.trackLeft(), c.headerHeight - top, c.trackWidth(), c.viewHeight());
+        for (const TrackGeometry::Label& l : g.labels) {
+            if (l.rect.bottom() < area.top() || l.rect.top() > area.bottom()) continue;
+            // Keep the label of a box that runs off the left edge in view.
+            const QRect r = l.rect.intersected(area).adjusted(4, 0, -3, 0);
+            if (r.width() < metrics::kMinLabelTextWidth - 7) continue;
+            const QString& full = name(l.name);
+            const QString text =
+                textWidth(l.name) <= r.width() ? full : fm.elidedText(full, Qt::ElideRight, r.width());
+            if (text.size() <= 1) continue;
+            p.setPen(m_colors.textColor(l.color));
+            p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, text);
+        }
+    }
+    if (s.highlight) {
+        m_highlightRects.clear();
+        for (size_t i = 0; i < g.items.size(); ++i) {
+            if (!s.highlight->matchesName(g.items[i].name)) continue;
+            const LodItem& it = g.items[i];
+            const double x0 = std::max<double>(c.x(it.start), c.trackLeft() - 2);
+            const double x1 = std::min<double>(c.x(it.end), c.size.width() + 2);
+            if (x1 < x0) continue;
+            const int ix0 = int(std::floor(x0));
+            m_highlightRects.emplace_back(ix0, metrics::kTrackPadding + it.depth * metrics::kSliceRowHeight,
+                                          std::max(1, int(std::ceil(x1)) - ix0),
+                                          metrics::kSliceRowHeight - 1);
+        }
+        if (!m_highlightRects.empty()) {
+            p.setPen(QPen(kHighlight, 2));
+            p.drawRects(m_highlightRects.data(), int(m_highlightRects.size()));
+        }
+    }
+    p.restore();
+}
+
+void TimelineRenderer::paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row)
+{
+    const auto& cols = m_geometry.counterColumns(row.counter);
+    if (cols.empty()) return;
+    const auto [lo, hi] = counterRange(row.counter);
+    const int top = c.y(row.y) + 6;
+    const int bottom = c.y(row.y) + row.height - 4;
+    const double h = bottom - top;
+    auto yOf = [&](double v) { return bottom - int(std::lround((v - lo) / (hi - lo) * h)); };
+    std::vector<QRect> area;
+    area.reserve(cols.size());
+    QPolygon line;
+    line.reserve(int(cols.size()) * 2);
+    int prevY = -1;
+    for (const CounterColumn& col : cols) {
+        const int x = c.trackLeft() + col.column;
+        const int yMax = yOf(col.max);
+        area.emplace_back(x, yMax, 1, std::max(1, bottom - yMax));
+        const int yLast = yOf(col.last);
+        if (prevY >= 0 && prevY != yLast) line << QPoint(x, prevY);
+        line << QPoint(x, yLast);
+        prevY = yLast;
+    }
+    p.setPen(Qt::NoPen);
+    p.setBrush(kCounterFill);
+    p.drawRects(area.data(), int(area.size()));
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(kCounterLine, 1));
+    p.drawPolyline(line);
+}
+
+void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const std::vector<int>& rows)
+{
+    p.save();
+    const QRect column(0, c.headerHeight, c.trackLeft(), c.viewHeight());
+    p.setClipRect(column);
+    p.fillRect(column, kLabelBg);
+    const auto& all = m_layout.rows();
+    const QFontMetrics labelFm(m_labelFont);
+    const QFontMetrics groupFm(m_groupFont);
+    const int textRight = c.trackLeft() - 10;
+    for (int ri : rows) {
+        const TrackLayout::Row& row = all[ri];
+        const int y = c.y(row.y);
+        if (row.kind == TrackLayout::RowKind::GroupHeader) {
+            const TrackLayout::Group& g = m_layout.groups()[row.group];
+            p.fillRect(QRect(0, y, c.trackLeft(), row.height), kGroupBg);
+            // Disclosure triangle.
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0x55, 0x5d, 0x69));
+            const QPointF o(14, y + row.height / 2.0);
+            QPolygonF tri;
+            if (g.collapsed)
+                tri << o + QPointF(-3, -5) << o + QPointF(3, 0) << o + QPointF(-3, 5);
+            else
+                tri << o + QPointF(-5, -3) << o + QPointF(5, -3) << o + QPointF(0, 3);
+            p.drawPolygon(tri);
+            p.setRenderHint(QPainter::Antialiasing, false);
+            p.setBrush(Qt::NoBrush);
+            // Accent bar: blue for hosts, green for devices.
+            p.fillRect(QRect(0, y, 3, row.height),
+                       g.gpu ? QColor(0x3c, 0xa9, 0x51) : QColor(0x4e, 0x79, 0xa7));
+            p.setFont(m_groupFont);
+            p.setPen(kLabelText);
+            const int titleRight = textRight;
+            const QString title = groupFm.elidedText(row.label, Qt::ElideRight, titleRight - 26);
+            p.drawText(QRect(26, y, titleRight - 26, row.height), Qt::AlignVCenter | Qt::AlignLeft, title);
+            const int used = 26 + groupFm.horizontalAdvance(title) + 8;
+            if (!row.detail.isEmpty() && used + 30 < titleRight) {
+                p.setFont(m_detailFont);
+                p.setPen(kDetailText);
+                p.drawText(
+                    QRect(used, y, titleRight - used, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                    QFontMetrics(m_detailFont).elidedText(row.detail, Qt::ElideRight, titleRight - used));
+            }
+        } else {
+            const int lineH = row.kind == TrackLayout::RowKind::Slices
+                                  ? metrics::kSliceRowHeight + 2 * metrics::kTrackPadding
+                                  : 22;
+            p.setFont(m_labelFont);
+            p.setPen(kLabelText);
+            p.drawText(QRect(26, y, textRight - 26, lineH), Qt::AlignVCenter | Qt::AlignLeft,
+                       labelFm.elidedText(row.label, Qt::ElideRight, textRight - 26));
+            QString detail = row.detail;
+            if (row.kind == TrackLayout::RowKind::Counter) {
+                const double peak = counterRange(row.counter).second;
+                detail =
+                    QStringLiteral("peak ") + (row.bytes ? formatBytes(peak) : QString::number(peak, 'g', 4));
+            }
+            if (!detail.isEmpty() && row.height >= lineH + 12) {
+                p.setFont(m_detailFont);
+                p.setPen(kDetailText);
+                p.drawText(QRect(26, y + lineH - 4, textRight - 26, 14), Qt::AlignTop | Qt::AlignLeft,
+                           detail);
+            }
+        }
+        p.setPen(kSeparator);
+        p.drawLine(0, y + row.height - 1, c.trackLeft(), y + row.height - 1);
+    }
+    p.setPen(QColor(0xd5, 0xd9, 0xe0));
+    p.drawLine(c.trackLeft() - 1, c.headerHeight, c.trackLeft() - 1, c.size.height());
+    p.restore();
+}
+
+void TimelineRenderer::paintSelection(QPainter& p, const TimelineCoords& c, const TimelineState& s)
+{
+    p.setBrush(Qt::NoBrush);
+    QPen dashed(QColor(0x1b, 0x1f, 0x24), 1, Qt::DashLine);
+    p.setPen(dashed);
+    for (SliceRef r : s.linked) {
+        const QRectF rect = sliceRect(c, r);
+        if (!rect.isEmpty()) p.drawRect(rect.adjusted(0, 0, -1, -1));
+    }
+    if (s.currentMatch.valid() && s.currentMatch != s.selected) {
+        const QRectF rect = sliceRect(c, s.currentMatch);
+        if (!rect.isEmpty()) {
+            p.setPen(QPen(kHighlight, 3));
+            p.drawRect(rect.adjusted(-1, -1, 0, 0));
+        }
+    }
+    if (s.selected.valid()) {
+        const QRectF rect = sliceRect(c, s.selected);
+        if (!rect.isEmpty()) {
+            p.setPen(QPen(QColor(0x10, 0x12, 0x16), 2));
+            p.drawRect(rect.adjusted(0, 0, -1, -1).toAlignedRect());
+        }
+    }
+}
+
+void TimelineRenderer::paintArrows(QPainter& p, const TimelineCoords& c, const TimelineState& s)
+{
+    if (s.arrows.empty()) return;
+    const Trace& t = *m_doc->trace;
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QColor color(0x22, 0x26, 0x2c);
+    p.setPen(QPen(color, 1.4));
+    for (const auto& [from, to] : s.arrows) {
+        const double y0 = sliceCenterY(c, from), y1 = sliceCenterY(c, to);
+        if (y0 < 0 || y1 < 0) continue;
+        const QPointF a(c.x(t.slices(from.track).start(from.index)), y0);
+        const QPointF b(c.x(t.slices(to.track).start(to.index)), y1);
+        const double dx = std::max(24.0, std::abs(b.x() - a.x()) / 2);
+        QPainterPath path(a);
+        path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        // Arrowhead along the curve's final direction (horizontal by construction).
+        QPolygonF head;
+        head << b << b + QPointF(-7, -3.5) << b + QPointF(-7, 3.5);
+        p.setBrush(color);
+        p.drawPolygon(head);
+        p.setBrush(QColor(Qt::white));
+        p.drawEllipse(a, 2.5, 2.5);
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+} // namespace ks::ui

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "timeline/rulerpainter.h"
+#include "timeline/slicecolors.h"
+#include "timeline/timelinecoords.h"
+#include "timeline/timelinegeometry.h"
+#include "timeline/tracklayout.h"
+
+#include <QFont>
+#include <QRectF>
+#include <QString>
+#include <unordered_map>
+#include <vector>
+
+class QPainter;
+
+namespace ks::ui {
+
+class TraceDocument;
+struct TimelineState;
+
+// Paints the whole timeline (header, labels, every visible track) with QPainter into any paint
+// device: the view's viewport, or a QImage in benchmarks and screenshots. Rectangles are batched
+// per colour and antialiasing stays off except for flow arrows.
+class TimelineRenderer {
+public:
+    TimelineRenderer();
+
+    void setDocument(const TraceDocument* doc);
+    const TraceDocument* document() const { return m_doc; }
+    TrackLayout& layout() { return m_layout; }
+    const TrackLayout& layout() const { return m_layout; }
+    TimelineGeometry& geometry() { return m_geometry; }
+    const RulerPainter& ruler() const { return m_ruler; }
+
+    int headerHeight() const { return m_ruler.height(); }
+    TimelineCoords coords(const QSize& size, const TimelineState& s) const;
+
+    void paint(QPainter& p, const QSize& size, const TimelineState& s);
+
+    // Where a slice is drawn, in widget coordinates (empty when its track is hidden).
+    QRectF sliceRect(const TimelineCoords& c, SliceRef r) const;
+    // Widget y of the middle of a slice's row, or of its group header when collapsed.
+    double sliceCenterY(const TimelineCoords& c, SliceRef r) const;
+
+    const QString& name(StringId id);
+    const SliceColors& colors() const { return m_colors; }
+
+private:
+    void paintTracks(QPainter& p, const TimelineCoords& c, const TimelineState& s,
+                     const std::vector<int>& rows);
+    void paintSliceRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row,
+                       const TimelineState& s);
+    // The track's geometry for the current key, with rectangles built.
+    TrackGeometry& builtTrack(const TimelineCoords& c, TrackId track);
+    void paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row);
+    void paintLabels(QPainter& p, const TimelineCoords& c, const std::vector<int>& rows);
+    void paintSelection(QPainter& p, const TimelineCoords& c, const TimelineState& s);
+    void paintArrows(QPainter& p, const TimelineCoords& c, const TimelineState& s);
+    int textWidth(StringId id);
+    std::pair<double, double> counterRange(const CounterTrack* counter);
+
+    const TraceDocument* m_doc = nullptr;
+    TrackLayout m_layout;
+    TimelineGeometry m_geometry;
+    SliceColors m_colors;
+    RulerPainter m_ruler;
+    QFont m_sliceFont;
+    QFont m_labelFont;
+    QFont m_groupFont;
+    QFont m_detailFont;
+    std::vector<QString> m_names; // by StringId, filled on first use
+    std::vector<uint8_t> m_nameReady;
+    std::vector<int> m_textWidths;
+    std::unordered_map<const CounterTrack*, std::pair<double, double>> m_counterRanges;
+    // Per-frame scratch, kept to avoid reallocating.
+    std::vector<std::vector<QRect>> m_buckets;
+    std::vector<QRect> m_highlightRects;
+    std::vector<uint32_t> m_colorCounts;
+};
+
+} // namespace ks::ui

@@ -1,0 +1,635 @@
+#include "timeline/timelineview.h"
+
+#include "document/tracedocument.h"
+#include "timeline/timelinehittest.h"
+#include "util/format.h"
+
+#include <QGestureEvent>
+#include <QKeyEvent>
+#include <QLoggingCategory>
+#include <QMouseEvent>
+#include <QNativeGestureEvent>
+#include <QPainter>
+#include <QPinchGesture>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace ks::ui {
+
+// Frame times of the timeline; enable with QT_LOGGING_RULES="kinetoscope.timeline.frames=true".
+Q_LOGGING_CATEGORY(lcFrames, "kinetoscope.timeline.frames", QtWarningMsg)
+
+namespace {
+
+constexpr double kZoomStep = 0.7;
+constexpr double kPanStep = 0.15;
+constexpr int kDragThreshold = 4;
+
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent)
+{
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    viewport()->setAttribute(Qt::WA_NoSystemBackground);
+    viewport()->setMouseTracking(true);
+    viewport()->grabGesture(Qt::PinchGesture);
+    setFocusPolicy(Qt::StrongFocus);
+    setFrameShape(QFrame::NoFrame);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    verticalScrollBar()->setSingleStep(24);
+    m_frameWindow.start();
+}
+
+TimelineView::~TimelineView() = default;
+
+TimelineCoords TimelineView::coords() const
+{
+    return m_renderer.coords(viewport()->size(), m_state);
+}
+
+void TimelineView::setDocument(std::shared_ptr<const TraceDocument> doc)
+{
+    m_doc = std::move(doc);
+    m_highlight.reset();
+    m_state = TimelineState{};
+    m_rangeTracks.clear();
+    m_matchIndex = -1;
+    m_renderer.setDocument(m_doc.get());
+    if (m_doc) {
+        const Trace& t = *m_doc->trace;
+        m_bounds = navigationBounds(t.startTime(), t.endTime());
+        m_state.window = TimeWindow{t.startTime(), std::max(t.endTime(), t.startTime() + 1000)};
+    } else {
+        m_bounds = TimeWindow{};
+    }
+    updateScrollBars();
+    viewport()->update();
+    emit windowChanged();
+}
+
+void TimelineView::setWindow(TimeWindow w)
+{
+    w = w.clamped(m_bounds);
+    if (w.span() < 1) return;
+    if (w == m_state.window) return;
+    m_state.window = w;
+    updateScrollBars();
+    viewport()->update();
+    emit windowChanged();
+}
+
+void TimelineView::fitAll()
+{
+    if (!m_doc) return;
+    const Trace& t = *m_doc->trace;
+    setWindow(TimeWindow{t.startTime(), std::max(t.endTime(), t.startTime() + 1000)});
+}
+
+void TimelineView::zoomToSlice(SliceRef r)
+{
+    if (!m_doc || !r.valid()) return;
+    const SliceTrack& st = m_doc->trace->slices(r.track);
+    const TimeNs s = st.start(r.index), e = st.end(r.index);
+    const TimeNs margin = std::max<TimeNs>((e - s) / 10, 50);
+    setWindow(TimeWindow{s - margin, e + margin});
+}
+
+void TimelineView::zoomToSelection()
+{
+    if (m_state.selected.valid()) {
+        zoomToSlice(m_state.selected);
+    } else if (m_state.hasRange) {
+        setWindow(TimeWindow{m_state.rangeT0, std::max(m_state.rangeT1, m_state.rangeT0 + 20)});
+    } else {
+        fitAll();
+    }
+}
+
+void TimelineView::zoomToStep(int stepIndex)
+{
+    const auto& steps = m_renderer.ruler().steps();
+    if (stepIndex < 0 || stepIndex >= int(steps.size())) return;
+    const Step& s = steps[stepIndex];
+    const TimeNs margin = (s.end - s.start) / 40;
+    setWindow(TimeWindow{s.start - margin, s.end + margin});
+}
+
+TimeNs TimelineView::anchorTime() const
+{
+    const QPoint p = viewport()->mapFromGlobal(QCursor::pos());
+    const TimelineCoords c = coords();
+    if (viewport()->rect().contains(p) && p.x() >= c.trackLeft()) return c.time(p.x());
+    return m_state.window.t0 + m_state.window.span() / 2;
+}
+
+void TimelineView::zoomAround(double factor, TimeNs anchor)
+{
+    if (!m_doc) return;
+    setWindow(m_state.window.zoomed(factor, anchor, m_bounds));
+}
+
+void TimelineView::zoomBy(double factor)
+{
+    zoomAround(factor, anchorTime());
+}
+
+void TimelineView::panBy(double fraction)
+{
+    if (!m_doc) return;
+    setWindow(
+        m_state.window.panned(TimeNs(std::llround(double(m_state.window.span()) * fraction)), m_bounds));
+}
+
+void TimelineView::updateScrollBars()
+{
+    m_updatingScrollBars = true;
+    const TimelineCoords c = coords();
+    QScrollBar* v = verticalScrollBar();
+    const int maxY = std::max(0, m_renderer.layout().totalHeight() - c.viewHeight());
+    v->setRange(0, maxY);
+    v->setPageStep(std::max(1, c.viewHeight()));
+    m_state.scrollY = std::clamp(m_state.scrollY, 0, maxY);
+    v->setValue(m_state.scrollY);
+
+    QScrollBar* h = horizontalScrollBar();
+    const TimeNs boundsSpan = std::max<TimeNs>(1, m_bounds.span());
+    // QScrollBar counts in int; step in units coarse enough for any trace length.
+    m_hScale = std::max<int64_t>(1, boundsSpan / 100'000'000);
+    h->setRange(0, int((boundsSpan - m_state.window.span()) / m_hScale));
+    h->setPageStep(std::max(1, int(m_state.window.span() / m_hScale)));
+    h->setSingleStep(std::max(1, int(m_state.window.span() / m_hScale / 20)));
+    h->setValue(int((m_state.window.t0 - m_bounds.t0) / m_hScale));
+    m_updatingScrollBars = false;
+}
+
+void TimelineView::scrollContentsBy(int, int)
+{
+    if (m_updatingScrollBars) return;
+    m_state.scrollY = verticalScrollBar()->value();
+    const TimeNs t0 = m_bounds.t0 + TimeNs(horizontalScrollBar()->value()) * m_hScale;
+    if (t0 != m_state.window.t0 && m_doc) {
+        const TimeNs span = m_state.window.span();
+        m_state.window = TimeWindow{t0, t0 + span}.clamped(m_bounds);
+        emit windowChanged();
+    }
+    viewport()->update();
+}
+
+void TimelineView::resizeEvent(QResizeEvent* e)
+{
+    QAbstractScrollArea::resizeEvent(e);
+    updateScrollBars();
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const uint64_t queriesBefore = m_renderer.geometry().queryCount();
+    QPainter p(viewport());
+    m_renderer.paint(p, viewport()->size(), m_state);
+    if (lcFrames().isDebugEnabled()) {
+        const double ms = double(timer.nsecsElapsed()) / 1e6;
+        m_worstFrameMs = std::max(m_worstFrameMs, ms);
+        ++m_frames;
+        qCDebug(lcFrames, "frame %.2f ms, %llu LOD queries", ms,
+                (unsigned long long)(m_renderer.geometry().queryCount() - queriesBefore));
+        if (m_frameWindow.elapsed() > 1000) {
+            qCDebug(lcFrames, "worst frame in the last %d: %.2f ms", m_frames, m_worstFrameMs);
+            m_frameWindow.restart();
+            m_worstFrameMs = 0;
+            m_frames = 0;
+        }
+    }
+}
+
+// --- selection -------------------------------------------------------------------------------
+
+void TimelineView::updateSelectionLinks()
+{
+    m_state.linked.clear();
+    m_state.arrows.clear();
+    const SliceRef r = m_state.selected;
+    if (!m_doc || !r.valid()) return;
+    const Trace& t = *m_doc->trace;
+    const SliceLinks links = m_doc->links.linksOf(r);
+    auto addArrow = [&](SliceRef a, SliceRef b) {
+        if (!a.valid() || !b.valid() || m_state.arrows.size() >= 128) return;
+        for (const auto& ab : m_state.arrows)
+            if (ab.first == a && ab.second == b) return;
+        m_state.arrows.emplace_back(a, b);
+    };
+    for (uint32_t fi : links.flows) {
+        const Flow& f = t.flows()[fi];
+        if (f.hasFrom && f.hasTo) addArrow(f.from(), f.to());
+    }
+    if (links.runtime.valid()) addArrow(links.runtime, r);
+    if (isLaunchKind(t.sliceKind(r)))
+        for (SliceRef g : links.gpuWork)
+            addArrow(r, g);
+    for (SliceRef launch : links.launches)
+        for (SliceRef g : m_doc->links.gpuWorkOf(launch))
+            addArrow(launch, g);
+    for (SliceRef x : {links.launchingOp, links.runtime})
+        if (x.valid()) m_state.linked.push_back(x);
+    for (SliceRef x : links.gpuWork)
+        m_state.linked.push_back(x);
+    for (SliceRef x : links.launches)
+        m_state.linked.push_back(x);
+}
+
+void TimelineView::selectSlice(SliceRef r, bool reveal)
+{
+    m_state.selected = r;
+    updateSelectionLinks();
+    if (reveal && r.valid()) revealSlice(r);
+    viewport()->update();
+    emit sliceSelected(r);
+}
+
+void TimelineView::clearSelection()
+{
+    selectSlice(SliceRef(), false);
+}
+
+void TimelineView::revealSlice(SliceRef r)
+{
+    if (!m_doc || !r.valid()) return;
+    TrackLayout& layout = m_renderer.layout();
+    const int ri = layout.rowOfTrack(r.track);
+    if (ri < 0) return;
+    if (!layout.rows()[ri].visible) {
+        layout.setCollapsed(layout.rows()[ri].group, false);
+        m_renderer.geometry().setKey({}); // rows moved
+    }
+    const SliceTrack& st = m_doc->trace->slices(r.track);
+    const TimeNs s = st.start(r.index), e = st.end(r.index);
+    TimeWindow w = m_state.window;
+    if (e - s > w.span()) {
+        const TimeNs margin = (e - s) / 10 + 1;
+        w = TimeWindow{s - margin, e + margin};
+    } else if (s < w.t0 || e > w.t1) {
+        const TimeNs mid = s + (e - s) / 2;
+        w = TimeWindow{mid - w.span() / 2, mid - w.span() / 2 + w.span()};
+    }
+    // Vertically: bring the slice's depth row into view.
+    const TrackLayout::Row& row = layout.rows()[ri];
+    const int top = row.y + metrics::kTrackPadding + st.depth(r.index) * metrics::kSliceRowHeight;
+    const int viewH = coords().viewHeight();
+    if (top < m_state.scrollY || top + metrics::kSliceRowHeight > m_state.scrollY + viewH)
+        m_state.scrollY = std::max(0, top - viewH / 3);
+    m_state.window = w.clamped(m_bounds);
+    updateScrollBars();
+    viewport()->update();
+    emit windowChanged();
+}
+
+void TimelineView::setRange(TimeNs t0, TimeNs t1, const std::vector<TrackId>& tracks)
+{
+    m_state.hasRange = true;
+    m_state.rangeT0 = std::min(t0, t1);
+    m_state.rangeT1 = std::max(t0, t1);
+    m_rangeTracks = tracks;
+    viewport()->update();
+    emit rangeSelected(m_state.rangeT0, m_state.rangeT1, m_rangeTracks);
+}
+
+void TimelineView::clearRange()
+{
+    if (!m_state.hasRange) return;
+    m_state.hasRange = false;
+    m_rangeTracks.clear();
+    viewport()->update();
+    emit rangeCleared();
+}
+
+void TimelineView::setGroupCollapsed(int group, bool collapsed)
+{
+    m_renderer.layout().setCollapsed(group, collapsed);
+    updateScrollBars();
+    viewport()->update();
+}
+
+void TimelineView::setAllGroupsCollapsed(bool collapsed)
+{
+    m_renderer.layout().setAllCollapsed(collapsed);
+    updateScrollBars();
+    viewport()->update();
+}
+
+// --- highlight -------------------------------------------------------------------------------
+
+void TimelineView::setHighlight(std::shared_ptr<const Highlight> h)
+{
+    m_highlight = std::move(h);
+    m_state.highlight = m_highlight.get();
+    m_renderer.geometry().invalidateHighlight();
+    m_state.currentMatch = SliceRef();
+    m_matchIndex = -1;
+    viewport()->update();
+    emit matchChanged(-1, m_highlight ? int(m_highlight->occurrences.size()) : 0);
+}
+
+bool TimelineView::gotoMatch(int index)
+{
+    if (!m_highlight || index < 0 || index >= int(m_highlight->occurrences.size())) return false;
+    m_matchIndex = index;
+    const SliceRef r = m_highlight->occurrences[size_t(index)];
+    m_state.currentMatch = r;
+    selectSlice(r, true);
+    emit matchChanged(m_matchIndex, int(m_highlight->occurrences.size()));
+    return true;
+}
+
+bool TimelineView::nextMatch()
+{
+    if (!m_highlight || m_highlight->occurrences.empty() || !m_doc) return false;
+    const auto& occ = m_highlight->occurrences;
+    if (m_matchIndex >= 0) return gotoMatch((m_matchIndex + 1) % int(occ.size()));
+    // First jump: the first occurrence at or after the window's start.
+    const Trace& t = *m_doc->trace;
+    auto it = std::lower_bound(occ.begin(), occ.end(), m_state.window.t0, [&](SliceRef r, TimeNs key) {
+        return t.slices(r.track).start(r.index) < key;
+    });
+    return gotoMatch(it == occ.end() ? 0 : int(it - occ.begin()));
+}
+
+bool TimelineView::previousMatch()
+{
+    if (!m_highlight || m_highlight->occurrences.empty() || !m_doc) return false;
+    const auto& occ = m_highlight->occurrences;
+    const int n = int(occ.size());
+    if (m_matchIndex >= 0) return gotoMatch((m_matchIndex + n - 1) % n);
+    const Trace& t = *m_doc->trace;
+    auto it = std::lower_bound(occ.begin(), occ.end(), m_state.window.t1, [&](SliceRef r, TimeNs key) {
+        return t.slices(r.track).start(r.index) < key;
+    });
+    return gotoMatch(it == occ.begin() ? n - 1 : int(it - occ.begin()) - 1);
+}
+
+// --- input -----------------------------------------------------------------------------------
+
+void TimelineView::showTooltip(const QPoint& pos, const QPoint& globalPos)
+{
+    if (!m_doc) return;
+    const TimelineHit hit = hitTest(m_renderer, coords(), pos);
+    QString text;
+    const Trace& t = *m_doc->trace;
+    if (hit.kind == TimelineHit::Kind::Slice) {
+        const SliceTrack& st = t.slices(hit.slice.track);
+        const QString name = qstr(t.str(st.name(hit.slice.index))).toHtmlEscaped();
+        const QString dur = formatDuration(st.end(hit.slice.index) - st.start(hit.slice.index));
+        const QString cat = qstr(t.str(st.category(hit.slice.index))).toHtmlEscaped();
+        if (hit.count > 1) {
+            text = QStringLiteral("<b>%1 slices</b> in %2<br>longest: %3 (%4)")
+                       .arg(formatCount(hit.count), formatDuration(hit.itemEnd - hit.itemStart), name, dur);
+        } else {
+            text = QStringLiteral("<b>%1</b><br>%2 &nbsp;·&nbsp; %3<br>start %4")
+                       .arg(name, dur, cat, formatTimestamp(st.start(hit.slice.index) - t.startTime(), 1.0));
+        }
+    } else if (hit.kind == TimelineHit::Kind::StepRuler) {
+        const Step& s = m_renderer.ruler().steps()[size_t(hit.step)];
+        text = QStringLiteral("<b>ProfilerStep#%1</b><br>%2<br>click to zoom")
+                   .arg(s.number)
+                   .arg(formatDuration(s.end - s.start));
+    } else if (hit.kind == TimelineHit::Kind::Label || hit.kind == TimelineHit::Kind::GroupHeader) {
+        const TrackLayout::Row& row = m_renderer.layout().rows()[size_t(hit.row)];
+        text = row.label.toHtmlEscaped();
+        if (!row.detail.isEmpty()) text += QStringLiteral("<br>") + row.detail.toHtmlEscaped();
+        if (row.kind == TrackLayout::RowKind::Slices)
+            text += QStringLiteral("<br>%1 slices, %2 levels")
+                        .arg(formatCount(t.slices(row.track).size()))
+                        .arg(t.slices(row.track).levelCount());
+    }
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, text, viewport());
+}
+
+bool TimelineView::viewportEvent(QEvent* e)
+{
+    switch (e->type()) {
+    case QEvent::NativeGesture: {
+        auto* g = static_cast<QNativeGestureEvent*>(e);
+        if (g->gestureType() == Qt::ZoomNativeGesture) {
+            zoomAround(1.0 - g->value(), coords().time(g->position().x()));
+            return true;
+        }
+        break;
+    }
+    case QEvent::Gesture: {
+        auto* ge = static_cast<QGestureEvent*>(e);
+        if (auto* pinch = static_cast<QPinchGesture*>(ge->gesture(Qt::PinchGesture))) {
+            if (pinch->changeFlags() & QPinchGesture::ScaleFactorChanged && pinch->scaleFactor() > 0) {
+                const QPointF c = viewport()->mapFromGlobal(pinch->centerPoint().toPoint());
+                zoomAround(1.0 / pinch->scaleFactor(), coords().time(c.x()));
+            }
+            ge->accept(pinch);
+            return true;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return QAbstractScrollArea::viewportEvent(e);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e)
+{
+    if (!m_doc) return;
+    const QPoint angle = e->angleDelta();
+    const QPoint pixels = e->pixelDelta();
+    if (e->modifiers() & Qt::ControlModifier) {
+        const double steps = angle.y() / 120.0;
+        zoomAround(std::pow(0.8, steps), coords().time(e->position().x()));
+        e->accept();
+        return;
+    }
+    const bool horizontal = (e->modifiers() & Qt::ShiftModifier) || std::abs(angle.x()) > std::abs(angle.y());
+    if (horizontal) {
+        // Shift turns the vertical wheel into a horizontal one.
+        const int delta = angle.x() != 0 ? angle.x() : angle.y();
+        const double px =
+            !pixels.isNull() ? double(pixels.x() != 0 ? pixels.x() : pixels.y()) : delta / 120.0 * 80;
+        setWindow(m_state.window.panned(TimeNs(std::llround(-px / coords().pxPerNs())), m_bounds));
+        e->accept();
+        return;
+    }
+    QAbstractScrollArea::wheelEvent(e);
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e)
+{
+    setFocus();
+    if (!m_doc || e->button() != Qt::LeftButton) return;
+    m_pressPos = e->position().toPoint();
+    m_pressWindow = m_state.window;
+    m_pressScroll = m_state.scrollY;
+    const TimelineCoords c = coords();
+    if (m_pressPos.y() < c.headerHeight && m_pressPos.x() >= c.trackLeft()) {
+        const TimelineHit hit = hitTest(m_renderer, c, m_pressPos);
+        m_drag = hit.kind == TimelineHit::Kind::StepRuler ? Drag::Pending : Drag::RulerRange;
+        return;
+    }
+    m_drag =
+        (e->modifiers() & Qt::ShiftModifier) && m_pressPos.x() >= c.trackLeft() ? Drag::Range : Drag::Pending;
+}
+
+void TimelineView::updateRangeFromDrag(const QPoint& pos)
+{
+    const TimelineCoords c = coords();
+    const int x0 = std::max(c.trackLeft(), std::min(m_pressPos.x(), pos.x()));
+    const int x1 = std::max(m_pressPos.x(), pos.x());
+    m_state.hasRange = true;
+    m_state.rangeT0 = c.time(x0);
+    m_state.rangeT1 = c.time(x1);
+    if (m_drag == Drag::RulerRange) {
+        m_state.rangeY0 = 0;
+        m_state.rangeY1 = m_renderer.layout().totalHeight();
+    } else {
+        // Snap to whole rows so that the shading matches the tracks that get aggregated.
+        const TrackLayout& layout = m_renderer.layout();
+        const int ya = c.contentY(std::min(m_pressPos.y(), pos.y()));
+        const int yb = c.contentY(std::max(m_pressPos.y(), pos.y()));
+        const int ra = layout.rowAt(std::max(0, ya));
+        const int rb = layout.rowAt(std::min(yb, layout.totalHeight() - 1));
+        m_state.rangeY0 = ra >= 0 ? layout.rows()[ra].y : ya;
+        m_state.rangeY1 = rb >= 0 ? layout.rows()[rb].y + layout.rows()[rb].height : yb;
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    const QPoint pos = e->position().toPoint();
+    const TimelineCoords c = coords();
+    m_state.hoverX = pos.x() >= c.trackLeft() ? pos.x() : -1;
+    if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() > kDragThreshold &&
+        m_pressPos.y() >= c.headerHeight)
+        m_drag = Drag::Pan;
+    switch (m_drag) {
+    case Drag::Pan: {
+        const double dx = pos.x() - m_pressPos.x();
+        const TimeNs delta = TimeNs(std::llround(-dx / c.pxPerNs()));
+        m_state.window = m_pressWindow.panned(delta, m_bounds);
+        m_state.scrollY =
+            std::clamp(m_pressScroll - (pos.y() - m_pressPos.y()), 0, verticalScrollBar()->maximum());
+        updateScrollBars();
+        emit windowChanged();
+        break;
+    }
+    case Drag::Range:
+    case Drag::RulerRange:
+        updateRangeFromDrag(pos);
+        break;
+    default:
+        if (e->buttons() == Qt::NoButton) showTooltip(pos, e->globalPosition().toPoint());
+        break;
+    }
+    viewport()->update();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e)
+{
+    if (e->button() != Qt::LeftButton || !m_doc) return;
+    const QPoint pos = e->position().toPoint();
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    const TimelineCoords c = coords();
+    if (drag == Drag::Range || drag == Drag::RulerRange) {
+        if (std::abs(pos.x() - m_pressPos.x()) < 3) {
+            m_state.hasRange = false;
+            viewport()->update();
+            emit rangeCleared();
+            return;
+        }
+        updateRangeFromDrag(pos);
+        std::vector<TrackId> tracks =
+            drag == Drag::RulerRange ? m_renderer.layout().tracksIn(0, m_renderer.layout().totalHeight())
+                                     : m_renderer.layout().tracksIn(m_state.rangeY0, m_state.rangeY1 - 1);
+        setRange(m_state.rangeT0, m_state.rangeT1, tracks);
+        return;
+    }
+    if (drag != Drag::Pending) return;
+    const TimelineHit hit = hitTest(m_renderer, c, pos);
+    switch (hit.kind) {
+    case TimelineHit::Kind::StepRuler:
+        zoomToStep(hit.step);
+        break;
+    case TimelineHit::Kind::GroupHeader:
+        setGroupCollapsed(hit.group, !m_renderer.layout().groups()[size_t(hit.group)].collapsed);
+        break;
+    case TimelineHit::Kind::Slice:
+        selectSlice(hit.slice, false);
+        break;
+    case TimelineHit::Kind::Track:
+        clearSelection();
+        break;
+    default:
+        break;
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    if (!m_doc) return;
+    const TimelineHit hit = hitTest(m_renderer, coords(), e->position().toPoint());
+    if (hit.kind == TimelineHit::Kind::Slice) {
+        if (hit.count > 1)
+            setWindow(TimeWindow{hit.itemStart, std::max(hit.itemEnd, hit.itemStart + 20)});
+        else
+            zoomToSlice(hit.slice);
+        selectSlice(hit.slice, false);
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e)
+{
+    switch (e->key()) {
+    case Qt::Key_W:
+        zoomBy(kZoomStep);
+        break;
+    case Qt::Key_S:
+        zoomBy(1.0 / kZoomStep);
+        break;
+    case Qt::Key_A:
+        panBy(-kPanStep);
+        break;
+    case Qt::Key_D:
+        panBy(kPanStep);
+        break;
+    case Qt::Key_F:
+        zoomToSelection();
+        break;
+    case Qt::Key_Home:
+        fitAll();
+        break;
+    case Qt::Key_Escape:
+        clearRange();
+        clearSelection();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(e);
+        return;
+    }
+    e->accept();
+}
+
+void TimelineView::leaveEvent(QEvent* e)
+{
+    m_state.hoverX = -1;
+    viewport()->update();
+    QAbstractScrollArea::leaveEvent(e);
+}
+
+} // namespace ks::ui

@@ -1,0 +1,121 @@
+#pragma once
+
+#include "timeline/highlight.h"
+#include "timeline/timelinerenderer.h"
+#include "timeline/timelinestate.h"
+#include "util/metatypes.h"
+
+#include <QAbstractScrollArea>
+#include <QElapsedTimer>
+#include <memory>
+
+namespace ks::ui {
+
+class TraceDocument;
+struct TimelineHit;
+
+// The timeline: one viewport widget painting every track (no widget or item per event). Owns the
+// view state (time window, vertical scroll, selection, range, highlight) and turns mouse, wheel,
+// pinch and keyboard input into changes of it.
+//
+// Keys: W/S zoom in/out, A/D pan, F zoom to the selection (or fit), Home fit, Esc clear.
+// Mouse: drag pans, Shift+drag selects a time range over the tracks it crosses, Ctrl+wheel or
+// pinch zooms, wheel scrolls, Shift+wheel pans, click selects, double-click zooms to a slice,
+// click a group header to collapse it, click a step in the step ruler to zoom to it.
+class TimelineView : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setDocument(std::shared_ptr<const TraceDocument> doc);
+    const TraceDocument* document() const { return m_doc.get(); }
+    TimelineRenderer& renderer() { return m_renderer; }
+    const TimelineState& state() const { return m_state; }
+
+    TimeWindow window() const { return m_state.window; }
+    TimeWindow bounds() const { return m_bounds; }
+    void setWindow(TimeWindow w);
+    void fitAll();
+    // Zooms to the selected slice, else the selected range, else fits everything.
+    void zoomToSelection();
+    // factor < 1 zooms in; the anchor is the mouse position when over the tracks, else the centre.
+    void zoomBy(double factor);
+    // Moves by a fraction of the visible span (negative = earlier).
+    void panBy(double fraction);
+    void zoomToStep(int stepIndex);
+    void zoomToSlice(SliceRef r);
+
+    SliceRef selectedSlice() const { return m_state.selected; }
+    // Selects a slice; with reveal, scrolls/pans (expanding its group) until it is on screen.
+    void selectSlice(SliceRef r, bool reveal = true);
+    void clearSelection();
+    void revealSlice(SliceRef r);
+
+    void setRange(TimeNs t0, TimeNs t1, const std::vector<TrackId>& tracks);
+    void clearRange();
+
+    void setHighlight(std::shared_ptr<const Highlight> h);
+    const Highlight* highlight() const { return m_highlight.get(); }
+    // Moves to the next/previous occurrence after/before the current one (or the window's centre)
+    // and selects it. Returns false when there is none.
+    bool nextMatch();
+    bool previousMatch();
+    int currentMatchIndex() const { return m_matchIndex; }
+
+    void setGroupCollapsed(int group, bool collapsed);
+    void setAllGroupsCollapsed(bool collapsed);
+
+signals:
+    void sliceSelected(ks::SliceRef slice); // invalid when cleared
+    void rangeSelected(qint64 t0, qint64 t1, std::vector<ks::TrackId> tracks);
+    void rangeCleared();
+    void windowChanged();
+    void matchChanged(int index, int total);
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void scrollContentsBy(int dx, int dy) override;
+    bool viewportEvent(QEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+
+private:
+    enum class Drag { None, Pending, Pan, Range, RulerRange };
+
+    TimelineCoords coords() const;
+    void updateScrollBars();
+    void updateSelectionLinks();
+    void showTooltip(const QPoint& pos, const QPoint& globalPos);
+    TimeNs anchorTime() const;
+    void zoomAround(double factor, TimeNs anchor);
+    void updateRangeFromDrag(const QPoint& pos);
+    bool gotoMatch(int index);
+
+    std::shared_ptr<const TraceDocument> m_doc;
+    std::shared_ptr<const Highlight> m_highlight;
+    TimelineRenderer m_renderer;
+    TimelineState m_state;
+    TimeWindow m_bounds;
+    std::vector<TrackId> m_rangeTracks;
+    int m_matchIndex = -1;
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    TimeWindow m_pressWindow;
+    int m_pressScroll = 0;
+    bool m_updatingScrollBars = false;
+    int64_t m_hScale = 1;
+
+    QElapsedTimer m_frameWindow;
+    double m_worstFrameMs = 0;
+    int m_frames = 0;
+};
+
+} // namespace ks::ui

@@ -1,0 +1,75 @@
+#include "util/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ks::ui {
+
+namespace {
+
+QString threeDigits(double v, const char* unit)
+{
+    const double a = std::fabs(v);
+    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
+}
+
+} // namespace
+
+QString formatDuration(int64_t ns)
+{
+    const double a = std::fabs(double(ns));
+    if (a < 1e3) return QString::number(ns) + QLatin1String(" ns");
+    if (a < 1e6) return threeDigits(double(ns) / 1e3, "µs");
+    if (a < 1e9) return threeDigits(double(ns) / 1e6, "ms");
+    return threeDigits(double(ns) / 1e9, "s");
+}
+
+QString formatTimestamp(int64_t ns, double resolutionNs)
+{
+    // Enough decimals in the chosen unit to show the resolution.
+    const double a = std::fabs(double(ns));
+    double scale;
+    const char* unit;
+    if (a >= 1e9) {
+        scale = 1e9;
+        unit = "s";
+    } else if (a >= 1e6) {
+        scale = 1e6;
+        unit = "ms";
+    } else if (a >= 1e3) {
+        scale = 1e3;
+        unit = "µs";
+    } else {
+        return QString::number(ns) + QLatin1String(" ns");
+    }
+    int decimals = int(std::ceil(std::log10(scale / std::max(1.0, resolutionNs))));
+    decimals = std::clamp(decimals, 0, 9);
+    return QString::number(double(ns) / scale, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
+}
+
+QString formatBytes(double bytes)
+{
+    const double a = std::fabs(bytes);
+    if (a < 1024) return QString::number(bytes, 'f', 0) + QLatin1String(" B");
+    if (a < 1024.0 * 1024) return QString::number(bytes / 1024, 'f', 1) + QLatin1String(" KiB");
+    if (a < 1024.0 * 1024 * 1024)
+        return QString::number(bytes / (1024.0 * 1024), 'f', 1) + QLatin1String(" MiB");
+    return QString::number(bytes / (1024.0 * 1024 * 1024), 'f', 2) + QLatin1String(" GiB");
+}
+
+QString formatCount(uint64_t n)
+{
+    QString digits = QString::number(n);
+    for (int i = digits.size() - 3; i > 0; i -= 3)
+        digits.insert(i, QLatin1Char(','));
+    return digits;
+}
+
+QString formatPercent(double fraction)
+{
+    const double p = fraction * 100;
+    return QString::number(p, 'f', p >= 10 ? 1 : 2) + QLatin1Char('%');
+}
+
+} // namespace ks::ui

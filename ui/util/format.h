@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QString>
+#include <cstdint>
+
+namespace ks::ui {
+
+// "12.3 ms", "850 ns", "1.25 s": three significant digits, unit picked from the magnitude.
+QString formatDuration(int64_t ns);
+// A time on the trace axis relative to the trace start, with enough digits for the given
+// resolution (ns per pixel): "12.345 ms".
+QString formatTimestamp(int64_t ns, double resolutionNs = 1000.0);
+QString formatBytes(double bytes);
+// "1,234,567"
+QString formatCount(uint64_t n);
+QString formatPercent(double fraction);
+
+} // namespace ks::ui

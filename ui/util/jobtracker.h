@@ -1,0 +1,70 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+namespace ks::ui {
+
+// Runs one background job at a time for a context object (hotspot's JobTracker idiom). Starting a
+// job cancels the previous one; a result reaches the context only if the context still exists and
+// no newer job was started since. The job receives a cancel flag to poll.
+class JobTracker {
+public:
+    explicit JobTracker(QObject* context) : m_context(context) {}
+    ~JobTracker() { cancel(); }
+    JobTracker(const JobTracker&) = delete;
+    JobTracker& operator=(const JobTracker&) = delete;
+
+    // job(const std::atomic<bool>& cancelled) -> Result runs on the thread pool;
+    // then(Result) runs on the context's (GUI) thread.
+    template <typename Job, typename Then>
+    void startJob(Job job, Then then)
+    {
+        cancel();
+        auto token = std::make_shared<std::atomic<bool>>(false);
+        m_token = token;
+        const uint64_t id = ++m_generation;
+        m_running = true;
+        QPointer<QObject> context(m_context);
+        JobTracker* self = this;
+        QThreadPool::globalInstance()->start(
+            [token, id, context, self, job = std::move(job), then = std::move(then)]() mutable {
+                using Result = decltype(job(*token));
+                auto result = std::make_shared<Result>(job(*token));
+                if (token->load()) return;
+                // Delivered through the application object, which outlives every window; the context is
+                // checked on the GUI thread where it can no longer be deleted under our feet.
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [token, id, context, self, result, then = std::move(then)]() mutable {
+                        if (!context || token->load() || self->m_generation != id) return;
+                        self->m_running = false;
+                        then(std::move(*result));
+                    },
+                    Qt::QueuedConnection);
+            });
+    }
+
+    void cancel()
+    {
+        if (m_token) m_token->store(true);
+        m_token.reset();
+        m_running = false;
+    }
+
+    bool isRunning() const { return m_running; }
+
+private:
+    QObject* m_context;
+    std::shared_ptr<std::atomic<bool>> m_token;
+    uint64_t m_generation = 0;
+    bool m_running = false;
+};
+
+} // namespace ks::ui

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "model/types.h"
+#include "util/id.h"
+
+#include <QMetaType>
+#include <vector>
+
+// Core value types carried by signals.
+Q_DECLARE_METATYPE(ks::SliceRef)
+Q_DECLARE_METATYPE(ks::TrackId)
+Q_DECLARE_METATYPE(std::vector<ks::TrackId>)
