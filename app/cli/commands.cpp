@@ -8,6 +8,8 @@ const std::vector<Command>& commands()
 {
     static const std::vector<Command> list = {
         {"info", "print what a trace holds: processes, tracks, event counts, metadata", runInfo},
+        {"summary", "print torch.profiler's operator summary table (key_averages().table()) for a trace",
+         runSummary},
     };
     return list;
 }
@@ -20,8 +22,7 @@ std::string sampleTracePath()
         KS_SOURCE_DIR "/resources/samples/sample.pt.trace.json.gz",
     };
     for (const char* c : candidates)
-        if (fs::exists(c))
-            return c;
+        if (fs::exists(c)) return c;
     return {};
 }
 

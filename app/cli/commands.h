@@ -21,6 +21,7 @@ struct Command {
 const std::vector<Command>& commands();
 
 int runInfo(const Args& args);
+int runSummary(const Args& args);
 
 // Resolves the bundled sample trace (build tree or installed location); empty if missing.
 std::string sampleTracePath();
