@@ -29,6 +29,53 @@ std::string_view jsonArg(const ArgStore& args, ArgsRef ref, std::string_view key
     return v.text;
 }
 
+// Roles by category for one track; tracks use few categories, so a handful of entries suffice.
+class RoleCache {
+public:
+    RoleCache(const Trace& t, const EventMapping& m, TrackKind k) : m_trace(t), m_map(m), m_kind(k) {}
+
+    EventRole operator()(StringId cat)
+    {
+        for (size_t i = 0; i < m_used; ++i)
+            if (m_cats[i] == cat) return m_roles[i];
+        const EventRole r = m_map.role(m_trace.kindOf(cat), m_kind);
+        const size_t at = m_used < kSize ? m_used++ : (m_next++ % kSize);
+        m_cats[at] = cat;
+        m_roles[at] = r;
+        return r;
+    }
+
+private:
+    static constexpr size_t kSize = 8;
+    const Trace& m_trace;
+    const EventMapping& m_map;
+    TrackKind m_kind;
+    StringId m_cats[kSize];
+    EventRole m_roles[kSize] = {};
+    size_t m_used = 0;
+    size_t m_next = 0;
+};
+
+// Calls fn(row, start, duration, name, category) for every slice of a track, span by span.
+template <typename Fn>
+void forEachSlice(const SliceTrack& st, Fn&& fn)
+{
+    const Column<TimeNs>& durs = st.durationColumn();
+    const Column<StringId>& names = st.nameColumn();
+    const Column<StringId>& cats = st.categoryColumn();
+    st.startColumn().forEachSpan(0, st.size(), [&](const TimeNs* s, size_t n, size_t first) {
+        // The columns share one segment layout, so a span of one is a span of all.
+        const TimeNs* d = &durs[first];
+        const StringId* nm = &names[first];
+        const StringId* ct = &cats[first];
+        for (size_t i = 0; i < n; ++i) {
+            TimeNs dur = d[i];
+            if (dur == SliceTrack::kOpen) dur = st.end(first + i) - s[i];
+            fn(uint32_t(first + i), s[i], dur, nm[i], ct[i]);
+        }
+    });
+}
+
 } // namespace
 
 std::unique_ptr<FunctionEventList> FunctionEventList::build(const Trace& trace, const EventMapping& mapping,
@@ -45,6 +92,14 @@ FunctionEventBuilder::FunctionEventBuilder(const Trace& trace, const EventMappin
 
 FunctionEventBuilder::~FunctionEventBuilder() = default;
 
+std::vector<uint32_t> FunctionEventBuilder::lanesOf(FunctionEventList::LaneKind kind) const
+{
+    std::vector<uint32_t> lanes;
+    for (uint32_t i = 0; i < m_list->m_lanes.size(); ++i)
+        if (m_list->m_lanes[i].kind == kind) lanes.push_back(i);
+    return lanes;
+}
+
 std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
 {
     planLanes();
@@ -58,27 +113,44 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
                 m_flopOp[m_map.nameKey(id)] = uint8_t(FlopCounter::opOf(n));
         }
     }
-    forLanes(FunctionEventList::LaneKind::Cpu, &FunctionEventBuilder::fillCpuLane);
-    forLanes(FunctionEventList::LaneKind::Device, &FunctionEventBuilder::fillDeviceLane);
-    computeBase();
 
+    // Pass 1: every lane, largest first so one big thread does not end up last.
+    std::vector<uint32_t> lanes = lanesOf(FunctionEventList::LaneKind::Cpu);
+    const std::vector<uint32_t> device = lanesOf(FunctionEventList::LaneKind::Device);
+    lanes.insert(lanes.end(), device.begin(), device.end());
+    std::sort(lanes.begin(), lanes.end(), [this](uint32_t a, uint32_t b) {
+        return m_trace.track(m_list->m_lanes[a].track).slices.size() >
+               m_trace.track(m_list->m_lanes[b].track).slices.size();
+    });
+    parallelFor(lanes.size(), m_options.threads, [&](size_t i) {
+        if (m_list->m_lanes[lanes[i]].kind == FunctionEventList::LaneKind::Cpu)
+            fillCpuLane(lanes[i]);
+        else
+            fillDeviceLane(lanes[i]);
+    });
+    computeBase();
+    // Pass 2: kernels to ops.
     if (m_list->m_deviceEvents > 0) {
-        KernelLinker linker(m_trace, *m_list, m_options.threads);
-        std::vector<LaneLinkStats> stats;
-        for (const LaneScratch& s : m_scratch)
-            stats.push_back(s.links);
-        linker.run(stats);
-        m_list->m_linkMode = linker.byCorrelation() ? 'c' : 'e';
+        LinkVotes votes;
+        for (const LaneScratch& s : m_scratch) {
+            votes.callsChecked += s.votes.callsChecked;
+            votes.callsAgreeing += s.votes.callsAgreeing;
+        }
+        const bool byCorrelation = KernelLinker::joinByCorrelation(votes);
+        KernelLinker linker(*m_list, m_options.threads);
+        KernelLinker::DeviceLinks links{m_deviceExternalId, m_deviceCorrelation, m_deviceOp, m_kernelCount};
+        linker.run(KernelLinker::Indexes{m_opIds, m_callIds}, byCorrelation, links);
+        m_list->m_linkMode = byCorrelation ? 'c' : 'e';
         m_list->m_attributed = linker.attributed();
     }
 
-    std::vector<size_t> cpuLanes;
-    for (size_t i = 0; i < m_list->m_lanes.size(); ++i)
-        if (m_list->m_lanes[i].kind == FunctionEventList::LaneKind::Cpu) cpuLanes.push_back(i);
-    parallelFor(cpuLanes.size(), m_options.threads, [&](size_t i) {
-        // Scratch arrays per task cost little next to a lane's work and keep tasks independent.
+    // Pass 3: trees.
+    std::vector<uint32_t> cpu = lanesOf(FunctionEventList::LaneKind::Cpu);
+    std::sort(cpu.begin(), cpu.end(),
+              [this](uint32_t a, uint32_t b) { return m_scratch[a].events > m_scratch[b].events; });
+    parallelFor(cpu.size(), m_options.threads, [&](size_t i) {
         EventTree tree(*m_list);
-        tree.finishLane(m_list->m_lanes[cpuLanes[i]]);
+        tree.finishLane(m_list->m_lanes[cpu[i]]);
     });
 
     addMemoryLane();
@@ -101,7 +173,7 @@ void FunctionEventBuilder::planLanes()
         else
             continue;
         if (kind == FunctionEventList::LaneKind::Device) m_hasDeviceLanes = true;
-        // Lanes get the track's whole row count as room; rows that are not events leave a gap
+        // A lane gets its track's whole row count as room; rows that are not events leave a gap
         // that is never touched (the columns are not zeroed, so the gap costs no memory).
         l.m_lanes.push_back(FunctionEventList::Lane{kind, track.id, uint32_t(offset), uint32_t(offset)});
         offset += track.slices.size();
@@ -119,14 +191,16 @@ void FunctionEventBuilder::allocateColumns()
     const size_t n = m_capacity;
     l.start.allocate(n);
     l.end.allocate(n);
-    l.row.allocate(n);
     l.nameKey.allocate(n);
     l.flags.allocate(n);
-    l.link.allocate(n);
     l.selfCpuUs.allocate(n);
     if (m_hasDeviceLanes) {
         l.deviceUs.allocate(n);
         l.selfDeviceUs.allocate(n);
+        m_deviceExternalId.allocate(n);
+        m_deviceCorrelation.allocate(n);
+        m_deviceOp.allocate(n);
+        m_kernelCount.allocate(n);
     }
     if (!m_trace.memoryEvents().empty()) {
         l.cpuMemory.allocate(n);
@@ -138,20 +212,6 @@ void FunctionEventBuilder::allocateColumns()
     if (m_options.groupByInputShape) l.inputShape.allocate(n);
 }
 
-void FunctionEventBuilder::forLanes(FunctionEventList::LaneKind kind,
-                                    void (FunctionEventBuilder::*fn)(size_t))
-{
-    std::vector<size_t> lanes;
-    for (size_t i = 0; i < m_list->m_lanes.size(); ++i)
-        if (m_list->m_lanes[i].kind == kind) lanes.push_back(i);
-    // Largest first, so one big thread does not end up last.
-    std::sort(lanes.begin(), lanes.end(), [this](size_t a, size_t b) {
-        return m_trace.track(m_list->m_lanes[a].track).slices.size() >
-               m_trace.track(m_list->m_lanes[b].track).slices.size();
-    });
-    parallelFor(lanes.size(), m_options.threads, [&](size_t i) { (this->*fn)(lanes[i]); });
-}
-
 void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
 {
     FunctionEventList& l = *m_list;
@@ -160,61 +220,64 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
     const Track& track = m_trace.track(lane.track);
     const SliceTrack& st = track.slices;
     const ArgStore& args = m_trace.args();
-    const bool hasDevice = l.deviceUs.allocated();
+    const bool hasDevice = m_hasDeviceLanes;
     const bool hasMemory = l.cpuMemory.allocated();
     const bool withFlops = l.flops.allocated();
     const bool withShapes = l.inputShape.allocated();
 
+    RoleCache roleOf(m_trace, m_map, track.kind);
     TrackLinkCursor links(m_trace, lane.track);
     std::vector<StackEntry> stack;
     FlopCounter flopCounter;
     std::unordered_map<std::string_view, uint32_t> shapeIds;
     size_t memoryFrom = 0;
+    TimeNs last = INT64_MIN;
     uint32_t g = lane.begin;
-    const size_t rows = st.size();
-    for (size_t r = 0; r < rows; ++r) {
-        const EventRole role = m_map.role(m_trace.kindOf(st.category(r)), track.kind);
-        if (!isCpuRole(role)) continue;
-        const uint32_t key = m_map.nameKey(st.name(r));
-        if (key == EventMapping::kFiltered) continue;
-        const TimeNs s = st.start(r);
-        const TimeNs e = st.end(r);
+    forEachSlice(st, [&](uint32_t r, TimeNs s, TimeNs dur, StringId name, StringId cat) {
+        const EventRole role = roleOf(cat);
+        if (!isCpuRole(role)) return;
+        const uint32_t key = m_map.nameKey(name);
+        if (key == EventMapping::kFiltered) return;
+        const TimeNs e = s + dur;
         l.start[g] = s;
         l.end[g] = e;
-        l.row[g] = uint32_t(r);
         l.nameKey[g] = key;
+        last = std::max(last, e);
         const bool owns = role != EventRole::CpuRuntime;
-        l.flags[g] = owns ? (FunctionEventList::kOwnsKernels |
-                             (role == EventRole::CpuAnnotation ? FunctionEventList::kUserAnnotation : 0))
-                          : FunctionEventList::kRuntime;
 
         // torch's stack rule: drop open events this one starts after or outlasts.
         while (!stack.empty() && (s >= stack.back().end || e > stack.back().end))
             stack.pop_back();
-        const uint32_t parent = stack.empty() ? FunctionEventList::kNone : stack.back().g;
-        l.link[g] = parent;
+        const bool topLevel = stack.empty();
+        uint8_t f = owns ? FunctionEventList::kOwnsKernels : FunctionEventList::kRuntime;
+        if (role == EventRole::CpuAnnotation) f |= FunctionEventList::kUserAnnotation;
+        if (topLevel) f |= FunctionEventList::kTopLevel;
+        l.flags[g] = f;
 
         int64_t ext, corr;
-        links.find(uint32_t(r), ext, corr);
+        links.find(r, ext, corr);
         if (owns) {
-            if (ext > 0) scratch.links.addOpId(ext);
+            if (ext > 0) m_opIds.insert(ext, g);
         } else {
-            const int64_t callKey = corr > 0 ? corr : ext;
-            if (callKey > 0) scratch.links.addCallId(callKey);
-            if (ext > 0) {
-                for (size_t k = stack.size(); k-- > 0;) {
-                    if (!stack[k].ownsKernels) continue;
-                    if (stack[k].externalId > 0) {
-                        ++scratch.links.callsChecked;
-                        scratch.links.callsAgreeing += stack[k].externalId == ext;
-                    }
-                    break;
+            // The op a runtime call belongs to is the innermost op around it; the call's own
+            // External id says whether the trace's ids name ops (see KernelLinker).
+            for (size_t k = stack.size(); k-- > 0;) {
+                if (!stack[k].ownsKernels) continue;
+                const int64_t callKey = corr > 0 ? corr : ext;
+                if (callKey > 0) m_callIds.insert(callKey, stack[k].g);
+                if (ext > 0 && stack[k].externalId > 0) {
+                    ++scratch.votes.callsChecked;
+                    scratch.votes.callsAgreeing += stack[k].externalId == ext;
                 }
+                break;
             }
         }
         stack.push_back(StackEntry{g, e, owns ? ext : -1, owns});
 
-        if (hasDevice) l.deviceUs[g] = 0.0;
+        if (hasDevice) {
+            l.deviceUs[g] = 0.0;
+            m_kernelCount[g] = 0;
+        }
         if (hasMemory) {
             int64_t cpu = 0, dev = 0;
             if (!m_memory.empty()) {
@@ -222,23 +285,22 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
                 memoryFrom = lo;
                 cpu = m_memory.cpuBytes(lo, hi);
                 dev = m_memory.deviceBytes(lo, hi);
-                if (parent == FunctionEventList::kNone && hi > lo)
-                    scratch.coveredMemory.emplace_back(uint32_t(lo), uint32_t(hi));
+                if (topLevel && hi > lo) scratch.coveredMemory.emplace_back(uint32_t(lo), uint32_t(hi));
             }
             l.cpuMemory[g] = cpu;
             l.deviceMemory[g] = dev;
         }
         if (withFlops) {
-            uint64_t f = 0;
+            uint64_t fl = 0;
             if (role == EventRole::CpuOp && m_flopOp[key] != uint8_t(FlopOp::None)) {
                 const FlopOp op = FlopOp(m_flopOp[key]);
                 const ArgsRef a = st.args(r);
                 const std::string_view dims = jsonArg(args, a, "Input Dims");
                 if (!dims.empty())
-                    f = flopCounter.count(op, dims,
-                                          op == FlopOp::Conv2d ? jsonArg(args, a, "Concrete Inputs") : "");
+                    fl = flopCounter.count(op, dims,
+                                           op == FlopOp::Conv2d ? jsonArg(args, a, "Concrete Inputs") : "");
             }
-            l.flops[g] = int64_t(f);
+            l.flops[g] = int64_t(fl);
         }
         if (withShapes) {
             const ArgsRef a = st.args(r);
@@ -253,8 +315,10 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
             l.inputShape[g] = id;
         }
         ++g;
-    }
+    });
     lane.end = g;
+    scratch.events = lane.end - lane.begin;
+    scratch.last = last;
     if (lane.end > lane.begin) scratch.first = l.start[lane.begin];
 }
 
@@ -263,24 +327,28 @@ void FunctionEventBuilder::fillDeviceLane(size_t laneIndex)
     FunctionEventList& l = *m_list;
     FunctionEventList::Lane& lane = l.m_lanes[laneIndex];
     const Track& track = m_trace.track(lane.track);
-    const SliceTrack& st = track.slices;
+    RoleCache roleOf(m_trace, m_map, track.kind);
+    TrackLinkCursor links(m_trace, lane.track);
+    TimeNs last = INT64_MIN;
     uint32_t g = lane.begin;
-    const size_t rows = st.size();
-    for (size_t r = 0; r < rows; ++r) {
-        const EventRole role = m_map.role(m_trace.kindOf(st.category(r)), track.kind);
-        if (!isDeviceRole(role)) continue;
-        const uint32_t key = m_map.nameKey(st.name(r));
-        if (key == EventMapping::kFiltered) continue;
-        l.start[g] = st.start(r);
-        l.end[g] = st.end(r);
-        l.row[g] = uint32_t(r);
+    forEachSlice(track.slices, [&](uint32_t r, TimeNs s, TimeNs dur, StringId name, StringId cat) {
+        const EventRole role = roleOf(cat);
+        if (!isDeviceRole(role)) return;
+        const uint32_t key = m_map.nameKey(name);
+        if (key == EventMapping::kFiltered) return;
+        l.start[g] = s;
+        l.end[g] = s + dur;
         l.nameKey[g] = key;
+        last = std::max(last, s + dur);
         l.flags[g] = FunctionEventList::kDeviceType | FunctionEventList::kTopLevel |
                      (role == EventRole::DeviceAnnotation ? FunctionEventList::kUserAnnotation : 0);
-        l.link[g] = FunctionEventList::kNone;
+        links.find(r, m_deviceExternalId[g], m_deviceCorrelation[g]);
+        if (l.inputShape.allocated()) l.inputShape[g] = kNoShape;
         ++g;
-    }
+    });
     lane.end = g;
+    m_scratch[laneIndex].events = lane.end - lane.begin;
+    m_scratch[laneIndex].last = last;
     if (lane.end > lane.begin) m_scratch[laneIndex].first = l.start[lane.begin];
 }
 
@@ -290,21 +358,21 @@ void FunctionEventBuilder::computeBase()
     // event stands in for it. Only the last bits of the µs doubles depend on the choice.
     FunctionEventList& l = *m_list;
     TimeNs base = INT64_MAX;
+    TimeNs last = INT64_MIN;
     size_t devices = 0;
     for (size_t i = 0; i < l.m_lanes.size(); ++i) {
         base = std::min(base, m_scratch[i].first);
-        if (l.m_lanes[i].kind == FunctionEventList::LaneKind::Device)
-            devices += l.m_lanes[i].end - l.m_lanes[i].begin;
+        last = std::max(last, m_scratch[i].last);
+        if (l.m_lanes[i].kind == FunctionEventList::LaneKind::Device) devices += m_scratch[i].events;
     }
     const Column<MemoryEvent>& mem = m_trace.memoryEvents();
-    for (size_t i = 0; i < mem.size(); ++i)
+    for (size_t i = 0; i < mem.size(); ++i) {
         base = std::min(base, mem[i].ts);
+        last = std::max(last, mem[i].ts);
+    }
     l.m_base = base == INT64_MAX ? 0 : base;
+    l.m_maxEnd = last == INT64_MIN ? l.m_base : last;
     l.m_deviceEvents = devices;
-    size_t n = 0;
-    for (const FunctionEventList::Lane& lane : l.m_lanes)
-        n = std::max<size_t>(n, lane.end);
-    l.m_size = n;
 }
 
 void FunctionEventBuilder::addMemoryLane()
@@ -337,10 +405,8 @@ void FunctionEventBuilder::addMemoryLane()
         const MemoryEvent& m = events[traceIndex];
         l.start[g] = m.ts;
         l.end[g] = m.ts;
-        l.row[g] = traceIndex;
         l.nameKey[g] = outOfMemory ? m_map.outOfMemoryKey() : m_map.memoryKey();
         l.flags[g] = FunctionEventList::kTopLevel;
-        l.link[g] = FunctionEventList::kNone;
         l.selfCpuUs[g] = 0.0;
         if (l.deviceUs.allocated()) {
             l.deviceUs[g] = 0.0;
@@ -366,7 +432,6 @@ void FunctionEventBuilder::addMemoryLane()
             put(oom[b++], true);
     }
     lane.end = g;
-    l.m_size = std::max<size_t>(l.m_size, lane.end);
 }
 
 void FunctionEventBuilder::internShapes()
@@ -391,8 +456,7 @@ void FunctionEventBuilder::internShapes()
     parallelFor(l.m_lanes.size(), m_options.threads, [&](size_t i) {
         const FunctionEventList::Lane& lane = l.m_lanes[i];
         for (uint32_t g = lane.begin; g < lane.end; ++g) {
-            const bool cpu = lane.kind == FunctionEventList::LaneKind::Cpu;
-            const uint32_t local = cpu ? l.inputShape[g] : kNoShape;
+            const uint32_t local = l.inputShape[g];
             l.inputShape[g] = local == kNoShape ? empty : remap[i][local];
         }
     });

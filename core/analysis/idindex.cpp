@@ -1,66 +1,61 @@
 #include "analysis/idindex.h"
 
+#include "util/largebuffer.h"
+
 #include <algorithm>
 
 namespace ks {
 
-void IdIndex::reset(int64_t minId, int64_t maxId, size_t count)
+IdIndex::IdIndex() : m_directory(new std::atomic<uint32_t*>[kDirectory])
 {
-    m_min = minId;
-    m_max = maxId;
-    m_slots.reset();
-    m_entries.reset();
-    m_used.store(0);
-    m_size = 0;
-    m_capacity = count;
-    if (maxId < minId) {
-        m_dense = true;
-        return;
-    }
-    // A flat array is worth it while it stays within a few slots per id actually present.
-    const uint64_t span = uint64_t(maxId) - uint64_t(minId) + 1;
-    m_dense = span <= uint64_t(count) * 4 + (1u << 16);
-    if (m_dense) {
-        m_slots.reset(new uint32_t[span]);
-        std::fill_n(m_slots.get(), span, kNone);
-    } else {
-        m_entries.reset(new Entry[count]);
-    }
+    for (size_t i = 0; i < kDirectory; ++i)
+        m_directory[i].store(nullptr, std::memory_order_relaxed);
+}
+
+IdIndex::~IdIndex()
+{
+    for (size_t i = 0; i < kDirectory; ++i)
+        freeLarge(m_directory[i].load(std::memory_order_relaxed));
+}
+
+uint32_t* IdIndex::page(size_t p)
+{
+    uint32_t* pg = m_directory[p].load(std::memory_order_acquire);
+    if (pg) return pg;
+    auto* fresh = static_cast<uint32_t*>(allocateLarge(kPageSize * sizeof(uint32_t)));
+    std::fill_n(fresh, kPageSize, kNone);
+    if (m_directory[p].compare_exchange_strong(pg, fresh, std::memory_order_acq_rel)) return fresh;
+    freeLarge(fresh); // another thread made it first
+    return pg;
 }
 
 void IdIndex::insert(int64_t id, uint32_t value)
 {
-    if (id < m_min || id > m_max) return;
-    if (m_dense) {
-        std::atomic_ref<uint32_t> slot(m_slots[size_t(id - m_min)]);
-        uint32_t cur = slot.load(std::memory_order_relaxed);
-        while (value < cur && !slot.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
-        }
+    if (id < 0) return;
+    m_inserts.fetch_add(1, std::memory_order_relaxed);
+    if (uint64_t(id) >= (uint64_t(1) << 32)) {
+        std::lock_guard<std::mutex> lock(m_overflowLock);
+        auto [it, inserted] = m_overflow.emplace(id, value);
+        if (!inserted) it->second = std::min(it->second, value);
         return;
     }
-    const size_t at = m_used.fetch_add(1, std::memory_order_relaxed);
-    if (at < m_capacity) m_entries[at] = Entry{id, value};
-}
-
-void IdIndex::finish()
-{
-    if (m_dense) return;
-    m_size = std::min(m_used.load(), m_capacity);
-    Entry* e = m_entries.get();
-    std::sort(e, e + m_size,
-              [](const Entry& a, const Entry& b) { return a.id != b.id ? a.id < b.id : a.value < b.value; });
-    // Keep the smallest value per id.
-    m_size =
-        size_t(std::unique(e, e + m_size, [](const Entry& a, const Entry& b) { return a.id == b.id; }) - e);
+    uint32_t* pg = page(size_t(id) >> kPageBits);
+    std::atomic_ref<uint32_t> slot(pg[size_t(id) & (kPageSize - 1)]);
+    uint32_t cur = slot.load(std::memory_order_relaxed);
+    while (value < cur && !slot.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
+    }
 }
 
 uint32_t IdIndex::find(int64_t id) const
 {
-    if (id < m_min || id > m_max) return kNone;
-    if (m_dense) return m_slots[size_t(id - m_min)];
-    const Entry* e = m_entries.get();
-    const Entry* it = std::lower_bound(e, e + m_size, id, [](const Entry& a, int64_t v) { return a.id < v; });
-    return it != e + m_size && it->id == id ? it->value : kNone;
+    if (id < 0) return kNone;
+    if (uint64_t(id) >= (uint64_t(1) << 32)) {
+        std::lock_guard<std::mutex> lock(m_overflowLock);
+        auto it = m_overflow.find(id);
+        return it == m_overflow.end() ? kNone : it->second;
+    }
+    const uint32_t* pg = m_directory[size_t(id) >> kPageBits].load(std::memory_order_acquire);
+    return pg ? pg[size_t(id) & (kPageSize - 1)] : kNone;
 }
 
 } // namespace ks

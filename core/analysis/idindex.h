@@ -4,42 +4,41 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
+#include <mutex>
+#include <unordered_map>
 
 namespace ks {
 
-// Maps trace link ids ("External id", "correlation") to event numbers. Link ids are counters, so
-// they usually fill a narrow range: then the index is a flat array; otherwise a sorted list.
+// Maps trace link ids ("External id", "correlation") to event numbers, filled by several threads
+// at once. Link ids are counters, so they cluster: the index is a directory of 512 Ki-id pages
+// (2 MiB, one huge page each) made on first use for ids below 2^32, and a locked map for larger ids.
 //
-// Inserts may come from several threads at once; an id inserted twice keeps the smaller value, so
-// the result does not depend on thread timing.
+// An id inserted twice keeps the smaller value, so the result does not depend on thread timing.
+// find() may be called once every insert has happened-before it (e.g. after joining the writers).
 class IdIndex {
 public:
     static constexpr uint32_t kNone = UINT32_MAX;
 
-    // Prepares for at most `count` inserts of ids in [minId, maxId].
-    void reset(int64_t minId, int64_t maxId, size_t count);
-    void insert(int64_t id, uint32_t value);
-    // Call once after the last insert, before any find().
-    void finish();
-    uint32_t find(int64_t id) const;
+    IdIndex();
+    ~IdIndex();
+    IdIndex(const IdIndex&) = delete;
+    IdIndex& operator=(const IdIndex&) = delete;
 
-    bool dense() const { return m_dense; }
+    void insert(int64_t id, uint32_t value);
+    uint32_t find(int64_t id) const;
+    bool empty() const { return m_inserts.load(std::memory_order_relaxed) == 0; }
 
 private:
-    struct Entry {
-        int64_t id;
-        uint32_t value;
-    };
+    static constexpr unsigned kPageBits = 19;
+    static constexpr size_t kPageSize = size_t(1) << kPageBits;
+    static constexpr size_t kDirectory = size_t(1) << (32 - kPageBits);
 
-    bool m_dense = true;
-    int64_t m_min = 0;
-    int64_t m_max = -1;
-    std::unique_ptr<uint32_t[]> m_slots; // dense: value per id - m_min
-    std::unique_ptr<Entry[]> m_entries;  // sparse: unsorted until finish()
-    size_t m_capacity = 0;
-    std::atomic<size_t> m_used{0};
-    size_t m_size = 0;
+    uint32_t* page(size_t p);
+
+    std::unique_ptr<std::atomic<uint32_t*>[]> m_directory;
+    std::atomic<size_t> m_inserts{0};
+    mutable std::mutex m_overflowLock;
+    std::unordered_map<int64_t, uint32_t> m_overflow;
 };
 
 } // namespace ks

@@ -40,9 +40,16 @@ struct KeyAverage {
 // torch's key_averages() for a trace (spec §2.3): the trace's events as torch would list them
 // (eventmapping.h), grouped by (name, device type, user-annotation flag[, input shapes]) in order of
 // first appearance.
+class EventMapping;
+class FunctionEventList;
+
 class KeyAverages {
 public:
     static KeyAverages compute(const Trace& trace, const KeyAveragesOptions& options = {});
+    // The grouping step alone, on an event list built with the same mapping (the shape grouping
+    // and FLOPs follow from what the list was built with).
+    static KeyAverages fromEventList(const FunctionEventList& list, const EventMapping& mapping,
+                                     unsigned threads = 0);
 
     std::vector<KeyAverage>& rows() { return m_rows; }
     const std::vector<KeyAverage>& rows() const { return m_rows; }
