@@ -177,6 +177,9 @@ int runSummary(const Args& args)
         std::fprintf(stderr, "kinetoscope summary: %s\n", error.c_str());
         return 1;
     }
+    if (text.empty())
+        std::fprintf(stderr, "kinetoscope summary: %s: no events torch would list (table is empty)\n",
+                     path.c_str());
     std::fwrite(text.data(), 1, text.size(), stdout);
     return std::fflush(stdout) == 0 ? 0 : 1;
 }
