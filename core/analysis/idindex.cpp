@@ -32,7 +32,6 @@ uint32_t* IdIndex::page(size_t p)
 void IdIndex::insert(int64_t id, uint32_t value)
 {
     if (id < 0) return;
-    m_inserts.fetch_add(1, std::memory_order_relaxed);
     if (uint64_t(id) >= (uint64_t(1) << 32)) {
         std::lock_guard<std::mutex> lock(m_overflowLock);
         auto [it, inserted] = m_overflow.emplace(id, value);
@@ -41,6 +40,7 @@ void IdIndex::insert(int64_t id, uint32_t value)
     }
     uint32_t* pg = page(size_t(id) >> kPageBits);
     std::atomic_ref<uint32_t> slot(pg[size_t(id) & (kPageSize - 1)]);
+    // Keep the smaller value; ids are nearly always inserted once, so this is one exchange.
     uint32_t cur = slot.load(std::memory_order_relaxed);
     while (value < cur && !slot.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
     }

@@ -26,7 +26,6 @@ public:
 
     void insert(int64_t id, uint32_t value);
     uint32_t find(int64_t id) const;
-    bool empty() const { return m_inserts.load(std::memory_order_relaxed) == 0; }
 
 private:
     static constexpr unsigned kPageBits = 19;
@@ -36,7 +35,6 @@ private:
     uint32_t* page(size_t p);
 
     std::unique_ptr<std::atomic<uint32_t*>[]> m_directory;
-    std::atomic<size_t> m_inserts{0};
     mutable std::mutex m_overflowLock;
     std::unordered_map<int64_t, uint32_t> m_overflow;
 };
