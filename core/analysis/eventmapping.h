@@ -57,7 +57,12 @@ public:
     EventRole role(EventKind kind, TrackKind track) const;
 
     // Key of the name rows are grouped and shown under: equal keys mean equal display names.
-    uint32_t nameKey(StringId name) const { return m_nameKey[name.value]; }
+    // Names interned after the mapping was made (a trace still being recorded) count as filtered:
+    // the summary is of the trace as it was.
+    uint32_t nameKey(StringId name) const
+    {
+        return name.value < m_poolSize ? m_nameKey[name.value] : kFiltered;
+    }
     std::string_view displayName(uint32_t key) const;
     // Keys are below this bound.
     size_t nameKeyBound() const { return m_poolSize + m_extraNames.size(); }

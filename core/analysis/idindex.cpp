@@ -29,33 +29,20 @@ uint32_t* IdIndex::page(size_t p)
     return pg;
 }
 
-void IdIndex::insert(int64_t id, uint32_t value)
+void IdIndex::insertRare(int64_t id, uint32_t value)
 {
     if (id < 0) return;
-    if (uint64_t(id) >= (uint64_t(1) << 32)) {
-        std::lock_guard<std::mutex> lock(m_overflowLock);
-        auto [it, inserted] = m_overflow.emplace(id, value);
-        if (!inserted) it->second = std::min(it->second, value);
-        return;
-    }
-    uint32_t* pg = page(size_t(id) >> kPageBits);
-    std::atomic_ref<uint32_t> slot(pg[size_t(id) & (kPageSize - 1)]);
-    // Keep the smaller value; ids are nearly always inserted once, so this is one exchange.
-    uint32_t cur = slot.load(std::memory_order_relaxed);
-    while (value < cur && !slot.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
-    }
+    std::lock_guard<std::mutex> lock(m_overflowLock);
+    auto [it, inserted] = m_overflow.emplace(id, value);
+    if (!inserted) it->second = std::min(it->second, value);
 }
 
-uint32_t IdIndex::find(int64_t id) const
+uint32_t IdIndex::findRare(int64_t id) const
 {
     if (id < 0) return kNone;
-    if (uint64_t(id) >= (uint64_t(1) << 32)) {
-        std::lock_guard<std::mutex> lock(m_overflowLock);
-        auto it = m_overflow.find(id);
-        return it == m_overflow.end() ? kNone : it->second;
-    }
-    const uint32_t* pg = m_directory[size_t(id) >> kPageBits].load(std::memory_order_acquire);
-    return pg ? pg[size_t(id) & (kPageSize - 1)] : kNone;
+    std::lock_guard<std::mutex> lock(m_overflowLock);
+    auto it = m_overflow.find(id);
+    return it == m_overflow.end() ? kNone : it->second;
 }
 
 } // namespace ks

@@ -24,8 +24,26 @@ public:
     IdIndex(const IdIndex&) = delete;
     IdIndex& operator=(const IdIndex&) = delete;
 
-    void insert(int64_t id, uint32_t value);
-    uint32_t find(int64_t id) const;
+    void insert(int64_t id, uint32_t value)
+    {
+        if (id < 0 || uint64_t(id) >= (uint64_t(1) << 32)) {
+            insertRare(id, value);
+            return;
+        }
+        uint32_t* pg = m_directory[size_t(id) >> kPageBits].load(std::memory_order_acquire);
+        if (!pg) pg = page(size_t(id) >> kPageBits);
+        // Keep the smaller value; ids are nearly always inserted once, so this is one exchange.
+        std::atomic_ref<uint32_t> slot(pg[size_t(id) & (kPageSize - 1)]);
+        uint32_t cur = slot.load(std::memory_order_relaxed);
+        while (value < cur && !slot.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
+        }
+    }
+    uint32_t find(int64_t id) const
+    {
+        if (id < 0 || uint64_t(id) >= (uint64_t(1) << 32)) return findRare(id);
+        const uint32_t* pg = m_directory[size_t(id) >> kPageBits].load(std::memory_order_acquire);
+        return pg ? pg[size_t(id) & (kPageSize - 1)] : kNone;
+    }
 
 private:
     static constexpr unsigned kPageBits = 19;
@@ -33,6 +51,8 @@ private:
     static constexpr size_t kDirectory = size_t(1) << (32 - kPageBits);
 
     uint32_t* page(size_t p);
+    void insertRare(int64_t id, uint32_t value);
+    uint32_t findRare(int64_t id) const;
 
     std::unique_ptr<std::atomic<uint32_t*>[]> m_directory;
     mutable std::mutex m_overflowLock;

@@ -81,7 +81,7 @@ public:
     std::vector<Accumulator>& groups() { return m_groups; }
 
 private:
-    Accumulator& groupOf(uint32_t g)
+    [[gnu::always_inline]] Accumulator& groupOf(uint32_t g)
     {
         const FunctionEventList& l = m_list;
         const uint32_t compact = l.nameKey[g] * 4 + variantOf(l.flags[g]);
