@@ -129,6 +129,7 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
             fillDeviceLane(lanes[i]);
     });
     computeBase();
+
     // Pass 2: kernels to ops.
     if (m_list->m_deviceEvents > 0) {
         LinkVotes votes;

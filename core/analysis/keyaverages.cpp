@@ -153,9 +153,9 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
     const bool byShape = l.inputShape.allocated();
     std::vector<uint32_t> slots;
     if (!byShape) slots.assign(mapping.nameKeyBound() * 4, UINT32_MAX);
-    // One task per kind already keeps two threads busy; beyond that, groups are split further.
-    // Every split task scans all events of its kind, so splits only pay with threads to spare.
-    const uint32_t parts = std::max(1u, workerCount(threads) / 2);
+    // Each kind is split into one part per thread by a hash of the group key. A part scans all
+    // events of its kind but merges only its own, so the scan is the price of the split.
+    const uint32_t parts = workerCount(threads);
     struct Job {
         const std::vector<uint32_t>* lanes;
         uint32_t part;
@@ -175,7 +175,7 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
         }
         tasks[i].run(*job.lanes, [&l, &job, parts](uint32_t g) {
             const uint32_t compact = l.nameKey[g] * 4 + variantOf(l.flags[g]);
-            return compact % parts == job.part;
+            return uint32_t(((uint64_t(compact) * 0x9e3779b97f4a7c15ull) >> 40) % parts) == job.part;
         });
     });
 

@@ -1,7 +1,6 @@
 #include "analysis/memoryrecords.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace ks {
 
