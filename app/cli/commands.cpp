@@ -22,7 +22,8 @@ std::string sampleTracePath()
         KS_SOURCE_DIR "/resources/samples/sample.pt.trace.json.gz",
     };
     for (const char* c : candidates)
-        if (fs::exists(c)) return c;
+        if (fs::exists(c))
+            return c;
     return {};
 }
 
