@@ -11,6 +11,8 @@ const std::vector<Command>& commands()
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
         {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",
          runExportMemory},
+        {"summary", "print torch.profiler's operator summary table (key_averages().table()) for a trace",
+         runSummary},
     };
     return list;
 }

@@ -23,6 +23,7 @@ const std::vector<Command>& commands();
 int runInfo(const Args& args);
 int runExport(const Args& args);
 int runExportMemory(const Args& args);
+int runSummary(const Args& args);
 
 // Resolves the bundled sample trace (build tree or installed location); empty if missing.
 std::string sampleTracePath();

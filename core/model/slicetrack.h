@@ -53,6 +53,14 @@ public:
     uint16_t depth(size_t row) const { return m_depths[row]; }
     ArgsRef args(size_t row) const { return m_args[row]; }
 
+    // The columns themselves, for analyses that scan whole tracks span by span (Column::forEachSpan)
+    // instead of row by row. All four have the same length and segment layout. Durations may hold
+    // kOpen while a live slice is open.
+    const Column<TimeNs>& startColumn() const { return m_starts; }
+    const Column<TimeNs>& durationColumn() const { return m_durs; }
+    const Column<StringId>& nameColumn() const { return m_names; }
+    const Column<StringId>& categoryColumn() const { return m_cats; }
+
     // Number of depth levels in use.
     size_t levelCount() const { return m_levelCount.load(std::memory_order_acquire); }
     const Level& level(size_t depth) const { return *m_levels[depth]; }

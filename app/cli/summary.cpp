@@ -1,0 +1,187 @@
+#include "analysis/keyaverages.h"
+#include "analysis/summarytable.h"
+#include "cli/commands.h"
+#include "io/tracereader.h"
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+namespace ks::cli {
+
+namespace {
+
+const char* const kUsage =
+    "usage: kinetoscope summary TRACE [options]\n"
+    "\n"
+    "Prints the operator summary torch.profiler prints for a run:\n"
+    "prof.key_averages(group_by_input_shape=...).table(sort_by=..., row_limit=..., ...),\n"
+    "rebuilt from the trace file.\n"
+    "\n"
+    "options:\n"
+    "  --sort-by KEY             sort rows by a FunctionEventAvg attribute, descending:\n"
+    "                            %s\n"
+    "                            (\"cuda\" may stand for \"device\", e.g. self_cuda_time_total)\n"
+    "  --row-limit N             rows to print (default 100; -1 prints all)\n"
+    "  --group-by-input-shape    one row per (name, input shapes); adds the Input Shapes column\n"
+    "  --top-level-only          only rows whose first event has no parent op\n"
+    "  --memory-units new|legacy KB/MB/GB/B as newest torch (default), or Kb/Mb/Gb/b as torch 1.13\n"
+    "  --memory on|off           memory columns (default: on when the trace has [memory] records\n"
+    "                            or says profile_memory)\n"
+    "  --flops on|off            FLOPs column, recomputed from input shapes (default: on when the\n"
+    "                            trace says with_flops)\n"
+    "  --time-unit s|ms|us       print every time in one unit\n"
+    "  --header TEXT             a title line above the table\n"
+    "  --threads N               worker threads (default: one per core)\n";
+
+void usage(FILE* to)
+{
+    std::string keys;
+    for (const std::string& k : sortKeyNames())
+        keys += (keys.empty() ? "" : ", ") + k;
+    std::fprintf(to, kUsage, keys.c_str());
+}
+
+bool metadataFlag(const Trace& t, std::string_view key)
+{
+    const std::string* v = t.metadata().find(key);
+    return v && *v != "0" && *v != "false" && *v != "null" && *v != "\"\"" && *v != "0.0";
+}
+
+bool onOff(const std::string& v, bool& out)
+{
+    if (v == "on") {
+        out = true;
+        return true;
+    }
+    if (v == "off") {
+        out = false;
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int runSummary(const Args& args)
+{
+    std::string path;
+    TableOptions table;
+    KeyAveragesOptions avg;
+    int memory = -1, flops = -1; // -1: decide from the trace
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string& out) {
+            if (i + 1 >= args.size()) {
+                std::fprintf(stderr, "kinetoscope summary: %s needs a value\n", a.c_str());
+                return false;
+            }
+            out = args[++i];
+            return true;
+        };
+        std::string v;
+        if (a == "--help" || a == "-h") {
+            usage(stdout);
+            return 0;
+        } else if (a == "--sort-by") {
+            if (!value(v)) return 2;
+            if (!parseSortKey(v, table.sortBy)) {
+                std::fprintf(stderr, "kinetoscope summary: unknown sort key '%s'\n", v.c_str());
+                usage(stderr);
+                return 2;
+            }
+        } else if (a == "--row-limit") {
+            if (!value(v)) return 2;
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), table.rowLimit);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
+                std::fprintf(stderr, "kinetoscope summary: --row-limit needs an integer, got '%s'\n",
+                             v.c_str());
+                return 2;
+            }
+        } else if (a == "--group-by-input-shape") {
+            avg.groupByInputShape = true;
+        } else if (a == "--top-level-only") {
+            table.topLevelOnly = true;
+        } else if (a == "--memory-units") {
+            if (!value(v)) return 2;
+            if (v == "new")
+                table.memoryUnits = pyformat::MemoryUnits::Current;
+            else if (v == "legacy")
+                table.memoryUnits = pyformat::MemoryUnits::Legacy;
+            else {
+                std::fprintf(stderr, "kinetoscope summary: --memory-units is new or legacy, got '%s'\n",
+                             v.c_str());
+                return 2;
+            }
+        } else if (a == "--memory" || a == "--flops") {
+            bool on;
+            if (!value(v)) return 2;
+            if (!onOff(v, on)) {
+                std::fprintf(stderr, "kinetoscope summary: %s is on or off, got '%s'\n", a.c_str(),
+                             v.c_str());
+                return 2;
+            }
+            (a == "--memory" ? memory : flops) = on ? 1 : 0;
+        } else if (a == "--time-unit") {
+            if (!value(v)) return 2;
+            if (v != "s" && v != "ms" && v != "us") {
+                std::fprintf(stderr, "kinetoscope summary: --time-unit is s, ms or us, got '%s'\n",
+                             v.c_str());
+                return 2;
+            }
+            table.timeUnit = v;
+        } else if (a == "--header") {
+            if (!value(v)) return 2;
+            table.header = v;
+        } else if (a == "--threads") {
+            if (!value(v)) return 2;
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), avg.threads);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
+                std::fprintf(stderr, "kinetoscope summary: --threads needs a count, got '%s'\n", v.c_str());
+                return 2;
+            }
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "kinetoscope summary: unknown option '%s'\n", a.c_str());
+            usage(stderr);
+            return 2;
+        } else if (path.empty()) {
+            path = a;
+        } else {
+            std::fprintf(stderr, "kinetoscope summary: more than one trace given\n");
+            return 2;
+        }
+    }
+    if (path.empty()) {
+        usage(stderr);
+        return 2;
+    }
+
+    const LoadResult loaded = loadTraceFile(path);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", path.c_str(), loaded.error.c_str());
+        return 1;
+    }
+    for (const auto& w : loaded.warnings)
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    const Trace& trace = *loaded.trace;
+
+    avg.withFlops = flops >= 0 ? flops == 1 : metadataFlag(trace, "with_flops");
+    const KeyAverages averages = KeyAverages::compute(trace, avg);
+    table.withFlops = avg.withFlops;
+    table.useDevice = averages.hasDeviceEvents();
+    table.profileMemory =
+        memory >= 0 ? memory == 1 : averages.hasMemoryRecords() || metadataFlag(trace, "profile_memory");
+    std::string error;
+    const std::string text = SummaryTable::format(averages.rows(), table, &error);
+    if (!error.empty()) {
+        std::fprintf(stderr, "kinetoscope summary: %s\n", error.c_str());
+        return 1;
+    }
+    if (text.empty())
+        std::fprintf(stderr, "kinetoscope summary: %s: no events torch would list (table is empty)\n",
+                     path.c_str());
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,446 @@
+// The operator summary on small hand-made traces. Every expected number is worked out by hand in the
+// comments from torch's rules (spec torch-profiler-exports.md §2), not read back from the code.
+
+#include "analysis/keyaverages.h"
+#include "analysis/summarytable.h"
+#include "io/tracereader.h"
+
+#include <QTest>
+#include <string>
+
+using namespace ks;
+
+namespace {
+
+// A trace from a list of event objects (JSON text, comma separated).
+LoadResult traceOf(const std::string& events)
+{
+    return loadTraceData("{\"traceEvents\":[" + events + "]}");
+}
+
+std::string op(const char* name, double ts, double dur, int tid = 1, int ext = -1, const char* cat = "cpu_op",
+               const std::string& extraArgs = {})
+{
+    std::string args = ext >= 0 ? "\"External id\":" + std::to_string(ext) : std::string();
+    if (!extraArgs.empty()) args += (args.empty() ? "" : ",") + extraArgs;
+    return "{\"ph\":\"X\",\"cat\":\"" + std::string(cat) + "\",\"name\":\"" + name +
+           "\",\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"ts\":" + std::to_string(ts) +
+           ",\"dur\":" + std::to_string(dur) + ",\"args\":{" + args + "}}";
+}
+
+std::string gpu(const char* name, double ts, double dur, int ext, int corr = -1, const char* cat = "kernel")
+{
+    std::string args = "\"External id\":" + std::to_string(ext);
+    if (corr >= 0) args += ",\"correlation\":" + std::to_string(corr);
+    return "{\"ph\":\"X\",\"cat\":\"" + std::string(cat) + "\",\"name\":\"" + name +
+           "\",\"pid\":0,\"tid\":7,\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur) +
+           ",\"args\":{" + args + "}}";
+}
+
+std::string memory(double ts, long long bytes, int deviceType = 0, int tid = 1)
+{
+    return "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"pid\":1,"
+           "\"tid\":" +
+           std::to_string(tid) + ",\"ts\":" + std::to_string(ts) +
+           ",\"args\":{\"Device Type\":" + std::to_string(deviceType) +
+           ",\"Device Id\":0,\"Bytes\":" + std::to_string(bytes) + "}}";
+}
+
+const KeyAverage* row(const KeyAverages& a, const char* key, bool device = false)
+{
+    for (const KeyAverage& r : a.rows())
+        if (r.key == key && r.deviceType == device) return &r;
+    return nullptr;
+}
+
+} // namespace
+
+class TestSummary : public QObject {
+    Q_OBJECT
+private slots:
+    void selfTimeSubtractsDirectChildren()
+    {
+        // A [0,10] holds B [1,4] and C [5,9]; B and C are siblings. Self A = 10 - 3 - 4 = 3.
+        const LoadResult r = traceOf(op("A", 0, 10) + "," + op("B", 1, 3) + "," + op("C", 5, 4));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(a.rows().size(), size_t(3));
+        QCOMPARE(a.rows()[0].key, std::string("A"));
+        QCOMPARE(a.rows()[0].cpuTimeTotal, 10.0);
+        QCOMPARE(a.rows()[0].selfCpuTimeTotal, 3.0);
+        QCOMPARE(a.rows()[1].selfCpuTimeTotal, 3.0);
+        QCOMPARE(a.rows()[2].selfCpuTimeTotal, 4.0);
+        QVERIFY(a.rows()[0].topLevel);
+        QVERIFY(!a.rows()[1].topLevel);
+    }
+
+    void overlappingChildrenGiveNegativeSelfTime()
+    {
+        // P [0,10]; A [1,8]; B [2,9]: B outlasts A, so A is popped and B also becomes P's child.
+        // Self P = 10 - 7 - 7 = -4 (torch's stack rule; the legacy golden table shows such rows).
+        const LoadResult r = traceOf(op("P", 0, 10) + "," + op("A", 1, 7) + "," + op("B", 2, 7));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(row(a, "P")->selfCpuTimeTotal, -4.0);
+        QCOMPARE(row(a, "A")->selfCpuTimeTotal, 7.0);
+        QVERIFY(!row(a, "B")->topLevel);
+    }
+
+    void partialOverlapIsNoNesting()
+    {
+        // A [0,10] and B [5,15] overlap partly: no parent, both top level, self = own duration.
+        const LoadResult r = traceOf(op("A", 0, 10) + "," + op("B", 5, 10));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(row(a, "A")->selfCpuTimeTotal, 10.0);
+        QVERIFY(row(a, "B")->topLevel);
+    }
+
+    void sameNameOnlyChildIsRemovedAndItsKernelsReplaceTheParents()
+    {
+        // outer L [0,10] (ext 1) holds only inner L [1,9] (ext 2), which holds M [2,3].
+        // Kernel k1 (5 µs) belongs to outer L, k2 (3 µs) to inner L.
+        // The inner L is removed: outer L adopts M, and its kernel list becomes inner's: [k2].
+        // So L: count 1, CPU total 10, self 10 - 1 = 9, device total 3 (not 8), self device 3.
+        const LoadResult r = traceOf(op("L", 0, 10, 1, 1) + "," + op("L", 1, 8, 1, 2) + "," + op("M", 2, 1) +
+                                     "," + gpu("k1", 20, 5, 1) + "," + gpu("k2", 30, 3, 2));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        const KeyAverage* l = row(a, "L");
+        QVERIFY(l);
+        QCOMPARE(l->count, int64_t(1));
+        QCOMPARE(l->cpuTimeTotal, 10.0);
+        QCOMPARE(l->selfCpuTimeTotal, 9.0);
+        QCOMPARE(l->deviceTimeTotal, 3.0);
+        QCOMPARE(l->selfDeviceTimeTotal, 3.0);
+        QVERIFY(!row(a, "M")->topLevel);
+    }
+
+    void sameNameWithSiblingsIsKept()
+    {
+        // L [0,10] holds L [1,4] and M [5,6]: two children, nothing is removed.
+        const LoadResult r = traceOf(op("L", 0, 10) + "," + op("L", 1, 3) + "," + op("M", 5, 1));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(row(a, "L")->count, int64_t(2));
+        QCOMPARE(row(a, "L")->cpuTimeTotal, 13.0);
+        QCOMPARE(row(a, "L")->selfCpuTimeTotal, 10.0 - 3 - 1 + 3); // outer 6, inner 3
+    }
+
+    void kernelsFollowExternalId()
+    {
+        // addmm (ext 5) launches kernel g (4 µs) through a runtime call with the same External id.
+        // linear [0,20] > addmm [2,10] > cudaLaunchKernel [3,5].
+        // addmm: device total 4, self device 4; linear: device total 4 (child), self device 0.
+        const LoadResult r =
+            traceOf(op("aten::linear", 0, 20, 1, 4) + "," + op("aten::addmm", 2, 8, 1, 5) + "," +
+                    op("cudaLaunchKernel", 3, 2, 1, 5, "cuda_runtime", "\"correlation\":100") + "," +
+                    gpu("g", 6, 4, 5, 100));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(a.kernelLinkMode(), 'e');
+        QCOMPARE(row(a, "aten::addmm")->deviceTimeTotal, 4.0);
+        QCOMPARE(row(a, "aten::addmm")->selfDeviceTimeTotal, 4.0);
+        QCOMPARE(row(a, "aten::linear")->deviceTimeTotal, 4.0);
+        QCOMPARE(row(a, "aten::linear")->selfDeviceTimeTotal, 0.0);
+        QCOMPARE(row(a, "g", true)->selfDeviceTimeTotal, 4.0);
+        QCOMPARE(row(a, "g", true)->cpuTimeTotal, 0.0);
+        // The runtime call is a CPU child of addmm: addmm self CPU = 8 - 2 = 6.
+        QCOMPARE(row(a, "aten::addmm")->selfCpuTimeTotal, 6.0);
+    }
+
+    void kernelsFollowCorrelationWhenExternalIdsAreCorrelations()
+    {
+        // The runtime call carries External id 900 = its correlation, not the op's 5: the trace is
+        // read by correlation, and the kernel goes to the op enclosing its launch.
+        const LoadResult r =
+            traceOf(op("aten::mm", 0, 10, 1, 5) + "," +
+                    op("cudaLaunchKernel", 2, 2, 1, 900, "cuda_runtime", "\"correlation\":900") + "," +
+                    gpu("g", 6, 7, 900, 900));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(a.kernelLinkMode(), 'c');
+        QCOMPARE(a.attributedDeviceEvents(), size_t(1));
+        QCOMPARE(row(a, "aten::mm")->deviceTimeTotal, 7.0);
+    }
+
+    void kernelsWithoutAnOpStayUnattributed()
+    {
+        const LoadResult r = traceOf(op("aten::mm", 0, 10, 1, 5) + "," + gpu("g", 6, 7, 77));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(a.attributedDeviceEvents(), size_t(0));
+        QCOMPARE(row(a, "aten::mm")->deviceTimeTotal, 0.0);
+        QCOMPARE(row(a, "g", true)->deviceTimeTotal, 7.0);
+    }
+
+    void memoryIsInclusiveAcrossThreadsAndLeftoversBecomeRows()
+    {
+        // A [0,10] > B [2,5] on thread 1. Records: +100 at 2 and +50 at 5 (both ends count),
+        // +20 at 3 on thread 2 (no thread check), +7 device (CUDA) at 10, +1000 at 12 (outside all).
+        // B: CPU 170. A: CPU 170, device 7; self A: CPU 0, device 7. One [memory] row of 1000 B.
+        const LoadResult r =
+            traceOf(op("A", 0, 10) + "," + op("B", 2, 3) + "," + memory(2, 100) + "," + memory(5, 50) + "," +
+                    memory(3, 20, 0, 2) + "," + memory(10, 7, 1) + "," + memory(12, 1000));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QVERIFY(a.hasMemoryRecords());
+        QCOMPARE(row(a, "B")->cpuMemoryUsage, int64_t(170));
+        QCOMPARE(row(a, "A")->cpuMemoryUsage, int64_t(170));
+        QCOMPARE(row(a, "A")->selfCpuMemoryUsage, int64_t(0));
+        QCOMPARE(row(a, "A")->deviceMemoryUsage, int64_t(7));
+        QCOMPARE(row(a, "A")->selfDeviceMemoryUsage, int64_t(7));
+        const KeyAverage* m = row(a, "[memory]");
+        QVERIFY(m);
+        QCOMPARE(m->count, int64_t(1));
+        QCOMPARE(m->cpuMemoryUsage, int64_t(1000));
+        QCOMPARE(m->selfCpuMemoryUsage, int64_t(1000));
+        QVERIFY(m->topLevel);
+    }
+
+    void namesAreFilteredAndStepsWildcarded()
+    {
+        const LoadResult r =
+            traceOf(op("ProfilerStep#3", 0, 10, 1, -1, "user_annotation") + "," +
+                    op("ProfilerStep#4", 20, 10, 1, -1, "user_annotation") + "," + op("aten::is_leaf", 1, 1) +
+                    "," + op("f.py(1): g", 2, 1, 1, -1, "python_function"));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(a.rows().size(), size_t(1));
+        QCOMPARE(a.rows()[0].key, std::string("ProfilerStep*"));
+        QCOMPARE(a.rows()[0].count, int64_t(2));
+        QVERIFY(a.rows()[0].userAnnotation);
+        // The filtered child does not count against the step's self time.
+        QCOMPARE(a.rows()[0].selfCpuTimeTotal, 20.0);
+    }
+
+    void mangledNamesAreDemangled()
+    {
+        const LoadResult r = traceOf(gpu("_Z3addPfS_i", 0, 2, 1));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QCOMPARE(a.rows()[0].key, std::string("add(float*, float*, int)"));
+    }
+
+    void gpuAnnotationsAreRowsOutsideTheDeviceTotal()
+    {
+        // The GPU copy of a step annotation is a device row flagged as a user annotation; the
+        // device total (footer, Self CUDA %) counts kernels only: 4 µs, so the kernel is 100%.
+        const std::string annotation =
+            "{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#1\","
+            "\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":50,\"args\":{\"External id\":1}}";
+        const LoadResult r =
+            traceOf(op("ProfilerStep#1", 0, 60, 1, 1, "user_annotation") + "," + op("aten::mm", 1, 10, 1, 2) +
+                    "," + gpu("g", 5, 4, 2) + "," + annotation);
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        const KeyAverage* dev = row(a, "ProfilerStep*", true);
+        QVERIFY(dev && dev->userAnnotation);
+        QCOMPARE(dev->selfDeviceTimeTotal, 50.0);
+        // Not a kernel of the CPU annotation: its device total is only the mm kernel.
+        QCOMPARE(row(a, "ProfilerStep*")->deviceTimeTotal, 4.0);
+        TableOptions o;
+        o.useDevice = true;
+        const std::string t = SummaryTable::format(a.rows(), o);
+        QVERIFY(t.find("Self CUDA time total: 4.000us\n") != std::string::npos);
+        QVERIFY(t.find("100.00%") != std::string::npos);
+    }
+
+    void tableLayoutMatchesTorch()
+    {
+        // Widths: name column max(len)+4 = 5, others 12, two spaces after each column. Self CPU
+        // total 3+3+4 = 10 µs; CPU total % divides by it too.
+        const LoadResult r = traceOf(op("A", 0, 10) + "," + op("B", 1, 3) + "," + op("C", 5, 4));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        const std::string sep =
+            "-----  ------------  ------------  ------------  ------------  ------------  "
+            "------------  \n";
+        const std::string expected =
+            sep +
+            " Name    Self CPU %      Self CPU   CPU total %     CPU total  CPU time avg    # of Calls  \n" +
+            sep +
+            "    A        30.00%       3.000us       100.00%      10.000us      10.000us             1  \n"
+            "    B        30.00%       3.000us        30.00%       3.000us       3.000us             1  \n"
+            "    C        40.00%       4.000us        40.00%       4.000us       4.000us             1  \n" +
+            sep + "Self CPU time total: 10.000us\n";
+        QCOMPARE(SummaryTable::format(a.rows(), TableOptions{}), expected);
+    }
+
+    void sortIsStableAndDescending()
+    {
+        // Self times: A 2, B 5, C 2, D 5 (all top level). Descending, ties in first-seen order.
+        const LoadResult r =
+            traceOf(op("A", 0, 2) + "," + op("B", 10, 5) + "," + op("C", 20, 2) + "," + op("D", 30, 5));
+        QVERIFY(r.ok());
+        TableOptions o;
+        QVERIFY(parseSortKey("self_cpu_time_total", o.sortBy));
+        const std::string t = SummaryTable::format(KeyAverages::compute(*r.trace).rows(), o);
+        const size_t b = t.find("    B  "), d = t.find("    D  "), a = t.find("    A  "),
+                     c = t.find("    C  ");
+        QVERIFY(b < d && d < a && a < c);
+    }
+
+    void sortKeysAcceptCudaSpelling()
+    {
+        SortKey k;
+        QVERIFY(parseSortKey("self_cuda_time_total", k));
+        QCOMPARE(k, SortKey::SelfDeviceTimeTotal);
+        QVERIFY(parseSortKey("cuda_memory_usage", k));
+        QCOMPARE(k, SortKey::DeviceMemoryUsage);
+        QVERIFY(parseSortKey("cpu_time", k));
+        QCOMPARE(k, SortKey::CpuTime);
+        QVERIFY(!parseSortKey("name", k));
+    }
+
+    void rowLimitAndTopLevelOnly()
+    {
+        // A holds B; C is top level. With top level only, B is skipped and does not use up the limit.
+        const LoadResult r = traceOf(op("A", 0, 10) + "," + op("B", 1, 3) + "," + op("C", 20, 4));
+        QVERIFY(r.ok());
+        const std::vector<KeyAverage> rows = KeyAverages::compute(*r.trace).rows();
+        auto count = [](const std::string& t) {
+            int n = 0;
+            for (const char* k : {"    A  ", "    B  ", "    C  "})
+                n += t.find(k) != std::string::npos;
+            return n;
+        };
+        TableOptions o;
+        o.rowLimit = 0;
+        QCOMPARE(count(SummaryTable::format(rows, o)), 0);
+        o.rowLimit = 1;
+        QCOMPARE(count(SummaryTable::format(rows, o)), 1);
+        o.rowLimit = -1;
+        QCOMPARE(count(SummaryTable::format(rows, o)), 3);
+        o.rowLimit = 2;
+        o.topLevelOnly = true;
+        const std::string t = SummaryTable::format(rows, o);
+        QCOMPARE(count(t), 2);
+        QVERIFY(t.find("    B  ") == std::string::npos);
+        QVERIFY(t.find("This report only display top-level ops statistics\n") != std::string::npos);
+        // The banner line is '=' across the table: 5 + 2 + 6 * 14 - 2 = 89 characters.
+        QVERIFY(t.rfind(std::string(89, '=') + "\n", 0) == 0);
+    }
+
+    void longNamesAreCut()
+    {
+        // A 60-character name: the column is capped at 55, the name cut to 52 characters + "...".
+        const std::string name(60, 'x');
+        const LoadResult r = traceOf(op(name.c_str(), 0, 1));
+        QVERIFY(r.ok());
+        const std::string t = SummaryTable::format(KeyAverages::compute(*r.trace).rows(), TableOptions{});
+        QVERIFY(t.find(std::string(52, 'x') + "...  ") != std::string::npos);
+        QVERIFY(t.find(std::string(53, 'x')) == std::string::npos);
+        QVERIFY(t.rfind(std::string(55, '-') + "  ", 0) == 0);
+    }
+
+    void flopsColumnUsesTheSmallestCount()
+    {
+        // mm [64,32]x[32,16] = 2*64*32*16 = 65536; mul on [64,16] = 1024 (torch 1.13 printed both).
+        // The smallest positive count, 1024, picks KFLOPs: log10(1024)/3 = 1.003 -> unit 1.
+        const LoadResult r =
+            traceOf(op("aten::mm", 0, 5, 1, -1, "cpu_op", "\"Input Dims\":[[64,32],[32,16]]") + "," +
+                    op("aten::mul", 10, 5, 1, -1, "cpu_op", "\"Input Dims\":[[64,16],[]]") + "," +
+                    op("aten::relu", 20, 5, 1, -1, "cpu_op", "\"Input Dims\":[[64,16]]"));
+        QVERIFY(r.ok());
+        KeyAveragesOptions ao;
+        ao.withFlops = true;
+        const KeyAverages a = KeyAverages::compute(*r.trace, ao);
+        QCOMPARE(row(a, "aten::mm")->flops, int64_t(65536));
+        QCOMPARE(row(a, "aten::mul")->flops, int64_t(1024));
+        TableOptions o;
+        o.withFlops = true;
+        const std::string t = SummaryTable::format(a.rows(), o);
+        QVERIFY(t.find("Total KFLOPs  \n") != std::string::npos);
+        QVERIFY(t.find("      65.536  \n") != std::string::npos);
+        QVERIFY(t.find("       1.024  \n") != std::string::npos);
+        QVERIFY(t.find("          --  \n") != std::string::npos);
+    }
+
+    void inputShapesGroupRows()
+    {
+        // Two mm calls with different shapes and one without recorded shapes: three rows, shapes
+        // printed as Python lists; the missing one prints as [].
+        const LoadResult r =
+            traceOf(op("aten::mm", 0, 5, 1, -1, "cpu_op", "\"Input Dims\":[[2,3],[3,4]]") + "," +
+                    op("aten::mm", 10, 5, 1, -1, "cpu_op", "\"Input Dims\":[[5,6],[6,7]]") + "," +
+                    op("aten::mm", 20, 5, 1, -1, "cpu_op", "\"Input Dims\":[[2,3],[3,4]]") + "," +
+                    op("aten::mm", 30, 5));
+        QVERIFY(r.ok());
+        KeyAveragesOptions ao;
+        ao.groupByInputShape = true;
+        const KeyAverages a = KeyAverages::compute(*r.trace, ao);
+        QCOMPARE(a.rows().size(), size_t(3));
+        QCOMPARE(a.rows()[0].inputShapes, std::string("[[2, 3], [3, 4]]"));
+        QCOMPARE(a.rows()[0].count, int64_t(2));
+        QCOMPARE(a.rows()[2].inputShapes, std::string("[]"));
+        const std::string t = SummaryTable::format(a.rows(), TableOptions{});
+        // Column width = len("[[2, 3], [3, 4]]") + 4 = 20.
+        QVERIFY(t.find("        Input Shapes  \n") != std::string::npos);
+        QVERIFY(t.find("    [[2, 3], [3, 4]]  \n") != std::string::npos);
+    }
+
+    void memoryColumnsAndUnits()
+    {
+        // A holds +1536 B -> "1.50 KB" (newest) / "1.50 Kb" (torch 1.13). A free of 1.5 MiB outside
+        // every op becomes a [memory] row: |n| picks the unit, "-1.50 MB".
+        const LoadResult r = traceOf(op("A", 0, 10) + "," + memory(1, 1536) + "," + memory(20, -1572864));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        TableOptions o;
+        o.profileMemory = true;
+        std::string t = SummaryTable::format(a.rows(), o);
+        QVERIFY(t.find("     CPU Mem  Self CPU Mem") != std::string::npos);
+        QVERIFY(t.find("     1.50 KB       1.50 KB") != std::string::npos);
+        QVERIFY(t.find("    -1.50 MB      -1.50 MB") != std::string::npos);
+        o.memoryUnits = pyformat::MemoryUnits::Legacy;
+        t = SummaryTable::format(a.rows(), o);
+        QVERIFY(t.find("     1.50 Kb       1.50 Kb") != std::string::npos);
+        QVERIFY(t.find("    -1.50 Mb      -1.50 Mb") != std::string::npos);
+    }
+
+    void emptyTraceGivesEmptyTable()
+    {
+        const LoadResult r = traceOf(op("f.py(1): g", 0, 1, 1, -1, "python_function"));
+        QVERIFY(r.ok());
+        const KeyAverages a = KeyAverages::compute(*r.trace);
+        QVERIFY(a.rows().empty());
+        QCOMPARE(SummaryTable::format(a.rows(), TableOptions{}), std::string());
+    }
+
+    void deviceTimeNeedsUseDevice()
+    {
+        const LoadResult r = traceOf(op("aten::mm", 0, 10, 1, 5) + "," + gpu("g", 6, 7, 5));
+        QVERIFY(r.ok());
+        std::string error;
+        QCOMPARE(SummaryTable::format(KeyAverages::compute(*r.trace).rows(), TableOptions{}, &error),
+                 std::string());
+        QVERIFY(!error.empty());
+    }
+
+    void threadsDoNotChangeResults()
+    {
+        // The same trace summarised with 1 and with 4 threads gives the same table, bit for bit.
+        std::string events;
+        for (int t = 1; t <= 4; ++t)
+            for (int i = 0; i < 50; ++i) {
+                if (!events.empty()) events += ',';
+                events += op("aten::mm", 100 * i + 0.001 * t, 7.123, t, 1000 * t + i);
+                events += ',';
+                events += gpu("g", 100 * i + 50.5 + t, 3.3 + 0.001 * i, 1000 * t + i);
+            }
+        const LoadResult r = traceOf(events);
+        QVERIFY(r.ok());
+        KeyAveragesOptions one, four;
+        one.threads = 1;
+        four.threads = 4;
+        TableOptions o;
+        o.useDevice = true;
+        o.rowLimit = -1;
+        QCOMPARE(SummaryTable::format(KeyAverages::compute(*r.trace, one).rows(), o),
+                 SummaryTable::format(KeyAverages::compute(*r.trace, four).rows(), o));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSummary)
+#include "tst_summary.moc"
