@@ -7,12 +7,12 @@ namespace ks::cli {
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> list = {
+        {"summary", "print torch.profiler's operator summary table (key_averages().table()) for a trace",
+         runSummary},
         {"info", "print what a trace holds: processes, tracks, event counts, metadata", runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
         {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",
          runExportMemory},
-        {"summary", "print torch.profiler's operator summary table (key_averages().table()) for a trace",
-         runSummary},
     };
     return list;
 }
