@@ -11,6 +11,5 @@ int runGui(int argc, char** argv)
         std::fprintf(stderr, "kinetoscope: built without the GUI and no trace given\n");
         return 2;
     }
-    std::fprintf(stderr, "kinetoscope: built without the GUI; describing %s instead\n", file.c_str());
-    return ks::cli::runInfo({file});
+    return ks::cli::describeOnTerminal(file, "built without the GUI");
 }

@@ -25,6 +25,10 @@ int runExport(const Args& args);
 int runExportMemory(const Args& args);
 int runSummary(const Args& args);
 
+// Prints the summary table of a trace (or a log directory's newest trace) when no window can be
+// opened; `why` says why ("no display available").
+int describeOnTerminal(const std::string& path, const char* why);
+
 // Resolves the bundled sample trace (build tree or installed location); empty if missing.
 std::string sampleTracePath();
 

@@ -1,6 +1,7 @@
 #include "analysis/keyaverages.h"
 #include "analysis/summarytable.h"
 #include "cli/commands.h"
+#include "analysis/summaryreport.h"
 #include "io/tracereader.h"
 
 #include <charconv>
@@ -40,12 +41,6 @@ void usage(FILE* to)
     for (const std::string& k : sortKeyNames())
         keys += (keys.empty() ? "" : ", ") + k;
     std::fprintf(to, kUsage, keys.c_str());
-}
-
-bool metadataFlag(const Trace& t, std::string_view key)
-{
-    const std::string* v = t.metadata().find(key);
-    return v && *v != "0" && *v != "false" && *v != "null" && *v != "\"\"" && *v != "0.0";
 }
 
 bool onOff(const std::string& v, bool& out)
@@ -165,14 +160,17 @@ int runSummary(const Args& args)
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     const Trace& trace = *loaded.trace;
 
-    avg.withFlops = flops >= 0 ? flops == 1 : metadataFlag(trace, "with_flops");
-    const KeyAverages averages = KeyAverages::compute(trace, avg);
-    table.withFlops = avg.withFlops;
-    table.useDevice = averages.hasDeviceEvents();
-    table.profileMemory =
-        memory >= 0 ? memory == 1 : averages.hasMemoryRecords() || metadataFlag(trace, "profile_memory");
+    SummaryRequest request;
+    request.groupByInputShape = avg.groupByInputShape;
+    request.withFlops = flops;
+    request.profileMemory = memory;
+    request.threads = avg.threads;
+    const SummaryReport report = buildSummaryReport(trace, request);
+    table.withFlops = report.table.withFlops;
+    table.useDevice = report.table.useDevice;
+    table.profileMemory = report.table.profileMemory;
     std::string error;
-    const std::string text = SummaryTable::format(averages.rows(), table, &error);
+    const std::string text = report.format(table, &error);
     if (!error.empty()) {
         std::fprintf(stderr, "kinetoscope summary: %s\n", error.c_str());
         return 1;

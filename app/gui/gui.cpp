@@ -77,12 +77,8 @@ int runGui(int argc, char** argv)
             std::fprintf(stderr, "kinetoscope: no display available and no trace given\n");
             return 2;
         }
-        std::fprintf(
-            stderr,
-            "kinetoscope: no display available (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset); "
-            "describing %s instead\n",
-            file.c_str());
-        return ks::cli::runInfo({file});
+        return ks::cli::describeOnTerminal(
+            file, "no display available (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset)");
     }
 
     QApplication app(argc, argv);

@@ -13,6 +13,8 @@ void analyse(TraceDocument& doc, const std::atomic<bool>* cancel)
     doc.kernels = computeKernelStats(t, &doc.links, cancel);
     doc.stats = computeTraceStats(t);
     doc.memory = buildMemorySeries(t);
+    if (t.memoryEvents().size() > 0)
+        doc.memoryTimeline = std::make_shared<const MemoryTimeline>(MemoryTimeline::build(t));
     doc.lods.clear();
     doc.lods.reserve(t.trackCount());
     for (size_t i = 0; i < t.trackCount(); ++i) {

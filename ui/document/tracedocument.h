@@ -4,6 +4,7 @@
 #include "analysis/linkindex.h"
 #include "analysis/lod.h"
 #include "analysis/memoryseries.h"
+#include "analysis/memorytimeline.h"
 #include "analysis/tracestats.h"
 #include "io/tracereader.h"
 #include "model/trace.h"
@@ -32,6 +33,8 @@ public:
     KernelStats kernels;
     TraceStats stats;
     std::vector<MemorySeries> memory;
+    // Allocations and categories for the memory page; null when the trace has no allocator events.
+    std::shared_ptr<const MemoryTimeline> memoryTimeline;
     std::vector<std::unique_ptr<SliceLod>> lods; // by TrackId
 
     double loadSeconds = 0;     // reading and building the model

@@ -9,7 +9,10 @@
 #include "panels/banner.h"
 #include "panels/detailspanel.h"
 #include "panels/infopanel.h"
+#include "analysis/summaryreport.h"
+#include "memory/memoryview.h"
 #include "panels/kernelpanel.h"
+#include "panels/operatorpanel.h"
 #include "panels/rangepanel.h"
 #include "panels/searchbar.h"
 #include "timeline/timelineview.h"
@@ -131,6 +134,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         }
         m_timeline->setFocus();
     });
+    connect(m_operators, &OperatorPanel::operatorSelected, this, &MainWindow::selectOperator);
+    connect(m_operators, &OperatorPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
+    connect(m_operators, &OperatorPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
+    // The memory page follows the timeline's window and selection; its ops select in the timeline.
+    connect(m_timeline, &TimelineView::windowChanged, this, [this] {
+        const TimeWindow w = m_timeline->window();
+        m_memory->setVisibleRange(w.t0, w.t1);
+    });
+    connect(m_timeline, &TimelineView::rangeSelected, m_memory,
+            [this](qint64 t0, qint64 t1, std::vector<TrackId>) { m_memory->setSelection(t0, t1); });
+    connect(m_timeline, &TimelineView::rangeCleared, m_memory, &MemoryView::clearSelection);
+    connect(m_memory, &MemoryView::opSelected, this, [this](SliceRef r) {
+        if (r.valid())
+            m_timeline->selectSlice(r, true);
+    });
+    connect(m_memory, &MemoryView::opsSelected, this, [this](const QList<SliceRef>& ops) {
+        for (const SliceRef& r : ops) {
+            if (r.valid()) {
+                m_timeline->selectSlice(r, true);
+                break;
+            }
+        }
+    });
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
@@ -202,9 +228,13 @@ void MainWindow::buildDocks()
 
     m_analysisTabs = new QTabWidget(this);
     m_analysisTabs->setDocumentMode(true);
+    m_operators = new OperatorPanel(this);
     m_kernels = new KernelPanel(this);
+    m_memory = new MemoryView(this);
     m_range = new RangePanel(this);
+    m_analysisTabs->addTab(m_operators, QStringLiteral("Operators"));
     m_analysisTabs->addTab(m_kernels, QStringLiteral("GPU kernels"));
+    m_analysisTabs->addTab(m_memory, QStringLiteral("Memory"));
     m_analysisTabs->addTab(m_range, QStringLiteral("Range selection"));
     m_analysisDock = new QDockWidget(QStringLiteral("Analysis"), this);
     m_analysisDock->setObjectName(QStringLiteral("analysisDock"));
@@ -390,8 +420,10 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     QTimer::singleShot(0, this, [this, doc] {
         if (m_doc != doc) return;
         m_kernels->setDocument(m_doc);
+        m_operators->setDocument(m_doc);
         QTimer::singleShot(0, this, [this, doc] {
             if (m_doc != doc) return;
+            m_memory->setTimeline(m_doc->memoryTimeline);
             m_details->setDocument(m_doc);
             m_info->setDocument(m_doc);
             m_range->setDocument(m_doc);
@@ -473,12 +505,46 @@ void MainWindow::selectKernel(int kernelIndex)
     m_timeline->nextMatch();
 }
 
+void MainWindow::selectOperator(const KeyAverage* row, bool groupedByInputShape)
+{
+    if (!m_doc || !row) {
+        m_operatorJobs.cancel();
+        if (m_highlightOwner == HighlightOwner::Operator) {
+            m_timeline->setHighlight(nullptr);
+            m_highlightOwner = HighlightOwner::None;
+        }
+        m_operators->setOccurrenceStatus(-1, 0);
+        return;
+    }
+    // Finding a row's slices walks the whole trace: off the GUI thread.
+    auto doc = m_doc;
+    const KeyAverage copy = *row;
+    m_operatorJobs.startJob(
+        [doc, copy, groupedByInputShape](const std::atomic<bool>&) {
+            return rowOccurrences(*doc->trace, copy, groupedByInputShape);
+        },
+        [this, doc, label = QString::fromStdString(copy.key)](std::vector<SliceRef> occurrences) {
+            if (doc != m_doc) return;
+            auto h = std::make_shared<Highlight>();
+            h->label = label;
+            h->names.assign(doc->trace->strings().size(), 0);
+            for (const SliceRef& r : occurrences)
+                h->names[doc->trace->slices(r.track).name(r.index).value] = 1;
+            h->occurrences = std::move(occurrences);
+            m_highlightOwner = HighlightOwner::Operator;
+            m_timeline->setHighlight(h);
+            m_operators->setOccurrenceStatus(-1, int(h->occurrences.size()));
+        });
+}
+
 void MainWindow::onMatchChanged(int index, int total)
 {
     if (m_highlightOwner == HighlightOwner::Search)
         m_search->setStatus(index, total);
     else if (m_highlightOwner == HighlightOwner::Kernel)
         m_kernels->setOccurrenceStatus(index, total);
+    else if (m_highlightOwner == HighlightOwner::Operator)
+        m_operators->setOccurrenceStatus(index, total);
 }
 
 QStringList MainWindow::openPaths()

@@ -13,9 +13,15 @@ class QStackedWidget;
 class QTabWidget;
 class QDockWidget;
 
+namespace ks {
+struct KeyAverage;
+class MemoryView;
+} // namespace ks
+
 namespace ks::ui {
 
 class TraceDocument;
+class OperatorPanel;
 class DocumentLoader;
 class TimelineView;
 class DetailsPanel;
@@ -53,6 +59,8 @@ public:
     QString path() const;
     TimelineView* timeline() const { return m_timeline; }
     KernelPanel* kernelPanel() const { return m_kernels; }
+    OperatorPanel* operatorPanel() const { return m_operators; }
+    MemoryView* memoryView() const { return m_memory; }
     DetailsPanel* detailsPanel() const { return m_details; }
     RangePanel* rangePanel() const { return m_range; }
     InfoPanel* infoPanel() const { return m_info; }
@@ -75,7 +83,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
-    enum class HighlightOwner { None, Search, Kernel };
+    enum class HighlightOwner { None, Search, Kernel, Operator };
 
     void buildMenus();
     void buildDocks();
@@ -86,6 +94,7 @@ private:
     void setDocument(std::shared_ptr<TraceDocument> doc);
     void runSearch(const QString& text, bool regex, bool caseSensitive);
     void selectKernel(int kernelIndex);
+    void selectOperator(const ks::KeyAverage* row, bool groupedByInputShape);
     void onMatchChanged(int index, int total);
     void openDialog();
     void openFolderDialog();
@@ -95,6 +104,7 @@ private:
     std::shared_ptr<const TraceDocument> m_doc;
     DocumentLoader* m_loader;
     JobTracker m_searchJobs{this};
+    JobTracker m_operatorJobs{this};
     HighlightOwner m_highlightOwner = HighlightOwner::None;
     bool m_interactive = true;
     bool m_trackSession = true;
@@ -111,6 +121,8 @@ private:
     DetailsPanel* m_details;
     InfoPanel* m_info;
     KernelPanel* m_kernels;
+    OperatorPanel* m_operators;
+    MemoryView* m_memory;
     RangePanel* m_range;
     QTabWidget* m_analysisTabs;
     QDockWidget* m_detailsDock;
