@@ -12,20 +12,17 @@ namespace ks {
 
 bool parseInt64(std::string_view text, int64_t& out)
 {
-    if (text.empty())
-        return false;
+    if (text.empty()) return false;
     const char* b = text.data();
     const char* e = b + text.size();
-    if (*b == '+')
-        ++b;
+    if (*b == '+') ++b;
     auto r = std::from_chars(b, e, out);
     return r.ec == std::errc() && r.ptr == e;
 }
 
 bool parseMicrosToNs(std::string_view t, int64_t& ns)
 {
-    if (t.size() >= 2 && t.front() == '"' && t.back() == '"')
-        t = t.substr(1, t.size() - 2);
+    if (t.size() >= 2 && t.front() == '"' && t.back() == '"') t = t.substr(1, t.size() - 2);
     size_t i = 0;
     const size_t n = t.size();
     while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
@@ -39,8 +36,7 @@ bool parseMicrosToNs(std::string_view t, int64_t& ns)
     unsigned __int128 acc = 0;
     while (i < n && t[i] >= '0' && t[i] <= '9') {
         acc = acc * 10 + unsigned(t[i] - '0');
-        if (acc > (unsigned __int128)(INT64_MAX))
-            return false;
+        if (acc > (unsigned __int128)(INT64_MAX)) return false;
         ++i;
     }
     bool anyDigits = i > intStart;
@@ -62,29 +58,25 @@ bool parseMicrosToNs(std::string_view t, int64_t& ns)
         }
         anyDigits = anyDigits || i > fracStart;
     }
-    if (!anyDigits)
-        return false;
+    if (!anyDigits) return false;
     if (i < n && (t[i] == 'e' || t[i] == 'E')) {
         // Rare: exponent notation. Exactness matters less than accepting the value at all.
         std::string s(t.substr(0, n));
         char* endp = nullptr;
         const double d = std::strtod(s.c_str(), &endp);
-        if (!std::isfinite(d) || std::fabs(d) * 1000.0 > 9.2e18)
-            return false;
+        if (!std::isfinite(d) || std::fabs(d) * 1000.0 > 9.2e18) return false;
         ns = std::llround(d * 1000.0);
         return true;
     }
     while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
         ++i;
-    if (i != n)
-        return false;
+    if (i != n) return false;
     while (fracDigits < 3) {
         frac *= 10;
         ++fracDigits;
     }
     unsigned __int128 total = acc * 1000 + frac + (roundUp ? 1 : 0);
-    if (total > (unsigned __int128)(INT64_MAX))
-        return false;
+    if (total > (unsigned __int128)(INT64_MAX)) return false;
     ns = neg ? -int64_t(total) : int64_t(total);
     return true;
 }

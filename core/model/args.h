@@ -27,8 +27,8 @@ enum class ArgType : uint8_t {
     Null,
     False,
     True,
-    Int,    // fits int64
-    UInt,   // above INT64_MAX
+    Int,  // fits int64
+    UInt, // above INT64_MAX
     Double,
     String, // a JSON string, unescaped
     Json,   // an array or object, kept as compact JSON text
@@ -169,6 +169,10 @@ private:
     size_t m_pageUsed = 0;
     size_t m_pageCapacity = 0;
     size_t m_bytes = 0;
+    std::vector<std::pair<uint8_t*, size_t>> m_blocks; // huge-page blocks the pages are carved from
+    uint8_t* m_block = nullptr;
+    size_t m_blockLeft = 0;
+    size_t m_blockTotal = 0;
     Column<Shape> m_shapes;
     Column<ShapeKey> m_shapeKeys;
     std::vector<uint32_t> m_shapeSlots; // open addressing, holds shape index + 1
@@ -229,12 +233,10 @@ template <typename Fn>
 void ArgStore::forEach(ArgsRef ref, Fn&& fn) const
 {
     Cursor c;
-    if (!open(ref, c))
-        return;
+    if (!open(ref, c)) return;
     Arg a;
     while (next(c, a))
-        if (!fn(static_cast<const Arg&>(a)))
-            return;
+        if (!fn(static_cast<const Arg&>(a))) return;
 }
 
 } // namespace ks

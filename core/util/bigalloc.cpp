@@ -1,0 +1,48 @@
+#include "util/bigalloc.h"
+
+#include <cstdint>
+#include <new>
+#include <sys/mman.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14; older kernels reject it and pages fault in on use
+#endif
+
+namespace ks {
+
+namespace {
+
+constexpr size_t kHugePage = size_t(2) << 20;
+
+size_t roundUp(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+} // namespace
+
+void* allocateLarge(size_t bytes, bool populate)
+{
+    const size_t size = roundUp(bytes, kHugePage);
+    // Over-allocate by one huge page and trim, so the block starts on a 2 MiB boundary.
+    void* raw = ::mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw std::bad_alloc();
+    const uintptr_t base = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t aligned = roundUp(base, kHugePage);
+    if (aligned > base) ::munmap(raw, aligned - base);
+    const uintptr_t end = base + size + kHugePage;
+    if (end > aligned + size) ::munmap(reinterpret_cast<void*>(aligned + size), end - (aligned + size));
+    void* p = reinterpret_cast<void*>(aligned);
+#ifdef MADV_HUGEPAGE
+    ::madvise(p, size, MADV_HUGEPAGE);
+#endif
+    if (populate) ::madvise(p, size, MADV_POPULATE_WRITE);
+    return p;
+}
+
+void freeLarge(void* p, size_t bytes)
+{
+    if (p) ::munmap(p, roundUp(bytes, kHugePage));
+}
+
+} // namespace ks
