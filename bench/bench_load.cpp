@@ -186,6 +186,7 @@ struct Run {
     bool ok = false;
     double wall = 0;
     double maxRssMiB = 0;
+    double cpu = 0; // user + system seconds of the child
     std::string out;
 };
 
@@ -222,6 +223,8 @@ Run spawn(const std::vector<std::string>& argv, bool discardStdout)
     ::wait4(pid, &status, 0, &ru);
     run.wall = since(t0);
     run.maxRssMiB = double(ru.ru_maxrss) / 1024.0;
+    run.cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+              1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return run;
 }
@@ -308,13 +311,13 @@ int main(int argc, char** argv)
     const double events = field(ours.out, "events");
     std::printf("%s\n  %.1f MB on disk%s, %.1f MB JSON, %.0f events, %u cores\n", path, fileMB,
                 gz ? " (gzip)" : "", jsonMB, events, unsigned(::sysconf(_SC_NPROCESSORS_ONLN)));
-    std::printf("  %-22s %9s %11s %11s %12s %9s\n", "", "seconds", "MB/s JSON", "MB/s file", "peak RSS MB",
-                "RSS/JSON");
-    auto row = [&](const char* name, double s, double rss) {
-        std::printf("  %-22s %9.3f %11.0f %11.0f %12.0f %9.2f\n", name, s, jsonMB / s, fileMB / s, rss,
-                    rss * 1.048576 / jsonMB);
+    std::printf("  %-22s %9s %11s %11s %12s %9s %9s\n", "", "seconds", "MB/s JSON", "MB/s file",
+                "peak RSS MB", "RSS/JSON", "CPU s");
+    auto row = [&](const char* name, double s, const Run& r) {
+        std::printf("  %-22s %9.3f %11.0f %11.0f %12.0f %9.2f %9.2f\n", name, s, jsonMB / s, fileMB / s,
+                    r.maxRssMiB, r.maxRssMiB * 1.048576 / jsonMB, r.cpu);
     };
-    row("kinetoscope", secs, ours.maxRssMiB);
+    row("kinetoscope", secs, ours);
     std::printf("  %-22s parse+merge %.3f s, finish %.3f s; model %.1f B/event, peak RSS %.1f B/event\n", "",
                 field(ours.out, "parse"), field(ours.out, "finish"), field(ours.out, "model") / events,
                 ours.maxRssMiB * 1048576.0 / events);
@@ -323,10 +326,9 @@ int main(int argc, char** argv)
         const Run w = best({self, "--child", "warm", path}, runs, false, "seconds");
         const Run c = best({self, "--child", "cold", path}, runs, false, "seconds");
         const Run lw = best({self, "--child", "read", path}, runs, false, "seconds");
-        if (w.ok) row("simdjson walk (warm)", field(w.out, "seconds"), w.maxRssMiB);
-        if (c.ok) row("simdjson walk (cold)", field(c.out, "seconds"), c.maxRssMiB);
-        if (lw.ok)
-            row(gz ? "simdjson gunzip+walk" : "simdjson read+walk", field(lw.out, "seconds"), lw.maxRssMiB);
+        if (w.ok) row("simdjson walk (warm)", field(w.out, "seconds"), w);
+        if (c.ok) row("simdjson walk (cold)", field(c.out, "seconds"), c);
+        if (lw.ok) row(gz ? "simdjson gunzip+walk" : "simdjson read+walk", field(lw.out, "seconds"), lw);
         if (w.ok && c.ok && lw.ok)
             std::printf(
                 "  %-22s ours vs walk: %.2fx warm, %.2fx cold, %.2fx with the read (higher is better)\n", "",
@@ -336,7 +338,7 @@ int main(int argc, char** argv)
     if (gz) {
         const Run z = best({"/bin/sh", "-c", std::string("exec zcat '") + path + "'"}, runs, true, nullptr);
         if (z.ok) {
-            row("zcat >/dev/null", z.wall, z.maxRssMiB);
+            row("zcat >/dev/null", z.wall, z);
             std::printf("  %-22s ours / zcat = %.2fx (higher is better)\n", "", z.wall / secs);
         }
     }
@@ -347,7 +349,7 @@ int main(int argc, char** argv)
                              "with op(p, 'rb') as f:\n"
                              "    json.load(f)\n";
         const Run p = best({"/usr/bin/python3", "-c", script, path}, 1, true, nullptr);
-        if (p.ok) row("python3 json.load", p.wall, p.maxRssMiB);
+        if (p.ok) row("python3 json.load", p.wall, p);
     }
     return 0;
 }

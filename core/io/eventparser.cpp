@@ -89,6 +89,23 @@ struct EventParser::Impl {
 
     uint32_t intern(std::string_view s) { return strings.intern(s).value; }
 
+    // A string value, taken straight from the buffer when it holds no escape (the common case) rather
+    // than unescaped into a copy. The raw token runs from the opening quote to the next structural
+    // character, so the first quote after the opening one closes the string if no backslash precedes it.
+    error_code stringValue(ondemand::value& v, std::string_view& out)
+    {
+        const std::string_view tok = v.raw_json_token();
+        if (tok.size() >= 2) {
+            const char* b = tok.data() + 1;
+            const char* q = static_cast<const char*>(std::memchr(b, '"', tok.size() - 1));
+            if (q && !std::memchr(b, '\\', size_t(q - b))) {
+                out = std::string_view(b, size_t(q - b));
+                return SUCCESS;
+            }
+        }
+        return v.get_string().get(out);
+    }
+
     // Walks a value we do not use, so that text which is not JSON is still reported.
     error_code validate(ondemand::value v)
     {
@@ -157,8 +174,7 @@ struct EventParser::Impl {
             raw = trimRight(v.raw_json_token());
             if (auto err = validate(v)) return err;
         }
-        if (!canonicalJson(raw, scratch)) return TAPE_ERROR;
-        out = scratch;
+        if (!canonicalJsonView(raw, scratch, out)) return TAPE_ERROR;
         return SUCCESS;
     }
 
@@ -169,7 +185,7 @@ struct EventParser::Impl {
         if (auto err = v.type().get(t)) return err;
         std::string_view s;
         if (t == ondemand::json_type::string) {
-            if (auto err = v.get_string().get(s)) return err;
+            if (auto err = stringValue(v, s)) return err;
         } else if (auto err = jsonText(v, s)) {
             return err;
         }
@@ -275,7 +291,8 @@ struct EventParser::Impl {
 
     error_code parseArgs(ondemand::object& obj, RawEvent& ev)
     {
-        shard.begin();
+        // Events of one category mostly share their arg keys (Kineto writes "cat" before "args").
+        shard.begin(ev.cat);
         for (auto fieldRes : obj) {
             ondemand::field f;
             if (auto err = std::move(fieldRes).get(f)) return err;
@@ -327,7 +344,7 @@ struct EventParser::Impl {
             }
             case ondemand::json_type::string: {
                 std::string_view s;
-                if (auto err = v.get_string().get(s)) return err;
+                if (auto err = stringValue(v, s)) return err;
                 shard.addString(key, s);
                 break;
             }
@@ -354,9 +371,10 @@ struct EventParser::Impl {
                     if (auto err = v.get_object().get(o)) return err;
                     if (auto err = o.raw_json().get(rawJson)) return err;
                 }
-                // raw_json() only checked the nesting; canonicalJson checks the scalars.
-                if (!canonicalJson(rawJson, scratch)) return TAPE_ERROR;
-                shard.addJson(key, scratch);
+                // raw_json() only checked the nesting; canonicalJsonView checks the scalars.
+                std::string_view canon;
+                if (!canonicalJsonView(rawJson, scratch, canon)) return TAPE_ERROR;
+                shard.addJson(key, canon);
                 break;
             }
             }
@@ -543,6 +561,13 @@ size_t EventParser::padding()
 const StringPool& EventParser::strings() const
 {
     return d->strings;
+}
+
+void EventParser::reserve(size_t chunkBytes)
+{
+    // Failing here only means the parser allocates on first use instead.
+    const error_code err = d->parser.allocate(chunkBytes + 2);
+    (void)err;
 }
 
 void EventParser::parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out)

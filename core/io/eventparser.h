@@ -29,6 +29,10 @@ public:
     // overwritten; its vectors keep their capacity, so results can be recycled.
     void parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out);
 
+    // Sizes the parser's buffers for chunks of this many bytes up front, so they are not reallocated
+    // (and faulted in again) as chunk sizes vary.
+    void reserve(size_t chunkBytes);
+
     const StringPool& strings() const;
     static size_t padding();
 

@@ -1,6 +1,7 @@
 #include "io/flowlinker.h"
 
 #include "util/hash.h"
+#include "util/largeallocator.h"
 
 #include <algorithm>
 #include <atomic>
@@ -134,12 +135,12 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
         uint32_t firstF = kNone;
         uint32_t extra = 0;
     };
-    std::vector<Group> groups;
-    std::vector<std::pair<uint32_t, uint32_t>> overflow; // (group, end index)
+    LargeVector<Group> groups;
+    LargeVector<std::pair<uint32_t, uint32_t>> overflow; // (group, end index)
     size_t cap = 1024;
     while (cap < ends.size() * 2)
         cap *= 2;
-    std::vector<uint32_t> slots(cap, 0);
+    LargeVector<uint32_t> slots(cap, 0);
     for (size_t i = 0; i < ends.size(); ++i) {
         const FlowEnd& fe = ends[i];
         if (fe.ph != 's' && fe.ph != 'f') continue; // 't' (flow step) events carry no binding we use
@@ -163,12 +164,12 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
             ++g.extra;
         }
     }
-    std::vector<uint32_t>().swap(slots);
+    LargeVector<uint32_t>().swap(slots);
     std::sort(overflow.begin(), overflow.end());
 
-    std::vector<Flow> flows;
+    LargeVector<Flow> flows;
     flows.reserve(groups.size() + overflow.size());
-    std::vector<std::pair<uint32_t, uint32_t>> ends2; // (start, finish) end indices per flow
+    LargeVector<std::pair<uint32_t, uint32_t>> ends2; // (start, finish) end indices per flow
     ends2.reserve(flows.capacity());
     size_t ov = 0;
     std::vector<uint32_t> starts, finishes;
@@ -195,8 +196,8 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
             ends2.emplace_back(i < starts.size() ? starts[i] : kNone,
                                i < finishes.size() ? finishes[i] : kNone);
     }
-    std::vector<Group>().swap(groups);
-    std::vector<std::pair<uint32_t, uint32_t>>().swap(overflow);
+    LargeVector<Group>().swap(groups);
+    LargeVector<std::pair<uint32_t, uint32_t>>().swap(overflow);
 
     flows.resize(ends2.size());
     std::atomic<uint64_t> unbound{0};

@@ -50,26 +50,46 @@ ScanStatus scanJsonValue(const char* p, const char* e, const char*& end)
     return ScanStatus::Incomplete;
 }
 
-bool canonicalJson(std::string_view raw, std::string& out)
+namespace {
+
+bool isWordChar(char c)
 {
-    out.clear();
-    out.reserve(raw.size());
-    bool valid = true;
-    const char* p = raw.data();
-    const char* e = p + raw.size();
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// A bare word outside strings is only valid as a literal, or as an exponent right after a digit.
+bool validWord(std::string_view word, char before)
+{
+    if (word == "true" || word == "false" || word == "null") return true;
+    return (word == "e" || word == "E") && before >= '0' && before <= '9';
+}
+
+bool validScalarChar(char c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == '[' || c == ']' || c == '{' ||
+           c == '}';
+}
+
+// End of the string starting at the quote p (just past its closing quote), or e when unterminated.
+const char* skipString(const char* p, const char* e)
+{
+    const char* q = p + 1;
+    while (q < e && *q != '"') {
+        if (*q == '\\') ++q;
+        ++q;
+    }
+    return q < e ? q + 1 : e;
+}
+
+// Writes the canonical form of [p, e) to out.
+void appendCanonical(const char* p, const char* e, std::string& out, bool& valid)
+{
     while (p < e) {
         const char c = *p;
         if (c == '"') {
-            const char* q = p + 1;
-            while (q < e && *q != '"') {
-                if (*q == '\\') ++q;
-                ++q;
-            }
-            if (q < e)
-                ++q;
-            else
-                valid = false;
-            out.append(p, size_t(std::min(q, e) - p));
+            const char* q = skipString(p, e);
+            if (q == e && (q - p < 2 || q[-1] != '"')) valid = false;
+            out.append(p, size_t(q - p));
             p = q;
         } else if (isJsonSpace(c)) {
             ++p;
@@ -77,25 +97,75 @@ bool canonicalJson(std::string_view raw, std::string& out)
             out.push_back(c);
             out.push_back(' ');
             ++p;
-        } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+        } else if (isWordChar(c)) {
             const char* q = p;
-            while (q < e && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')))
+            while (q < e && isWordChar(*q))
                 ++q;
-            const std::string_view word(p, size_t(q - p));
-            // Exponents ("1e5") reach here as part of a number only after a digit.
-            const bool exponent =
-                (word == "e" || word == "E") && !out.empty() && out.back() >= '0' && out.back() <= '9';
-            if (word != "true" && word != "false" && word != "null" && !exponent) valid = false;
-            out.append(word);
+            if (!validWord(std::string_view(p, size_t(q - p)), out.empty() ? 0 : out.back())) valid = false;
+            out.append(p, size_t(q - p));
             p = q;
         } else {
-            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == '[' || c == ']' ||
-                  c == '{' || c == '}'))
-                valid = false;
+            if (!validScalarChar(c)) valid = false;
             out.push_back(c);
             ++p;
         }
     }
+}
+
+// How much of raw is already canonical: the offset of the first byte the canonical form would
+// change, or raw.size(). Kineto and Python already write arrays this way, so usually all of it.
+size_t canonicalPrefix(std::string_view raw, bool& valid)
+{
+    const char* b = raw.data();
+    const char* p = b;
+    const char* e = b + raw.size();
+    while (p < e) {
+        const char c = *p;
+        if (c == '"') {
+            const char* q = skipString(p, e);
+            if (q == e && (q - p < 2 || q[-1] != '"')) valid = false;
+            p = q;
+        } else if (isJsonSpace(c)) {
+            return size_t(p - b);
+        } else if (c == ',' || c == ':') {
+            if (p + 1 >= e || p[1] != ' ' || (p + 2 < e && isJsonSpace(p[2]))) return size_t(p - b);
+            p += 2;
+        } else if (isWordChar(c)) {
+            const char* q = p;
+            while (q < e && isWordChar(*q))
+                ++q;
+            if (!validWord(std::string_view(p, size_t(q - p)), p > b ? p[-1] : 0)) valid = false;
+            p = q;
+        } else {
+            if (!validScalarChar(c)) valid = false;
+            ++p;
+        }
+    }
+    return raw.size();
+}
+
+} // namespace
+
+bool canonicalJson(std::string_view raw, std::string& out)
+{
+    out.clear();
+    out.reserve(raw.size());
+    bool valid = true;
+    appendCanonical(raw.data(), raw.data() + raw.size(), out, valid);
+    return valid;
+}
+
+bool canonicalJsonView(std::string_view raw, std::string& scratch, std::string_view& result)
+{
+    bool valid = true;
+    const size_t same = canonicalPrefix(raw, valid);
+    if (same == raw.size()) {
+        result = raw;
+        return valid;
+    }
+    scratch.assign(raw.data(), same);
+    appendCanonical(raw.data() + same, raw.data() + raw.size(), scratch, valid);
+    result = scratch;
     return valid;
 }
 

@@ -32,6 +32,8 @@ ScanStatus scanJsonValue(const char* p, const char* e, const char*& end);
 // holds a bare word other than true/false/null or a character no JSON value can contain (the output
 // is still written), which is how invalid scalars inside arrays and objects are caught.
 bool canonicalJson(std::string_view raw, std::string& out);
+// The same, without copying when raw is already canonical: result is raw itself, or scratch.
+bool canonicalJsonView(std::string_view raw, std::string& scratch, std::string_view& result);
 
 // What sanitizeJson had to change; offsets are relative to the text it was given.
 struct SanitizeReport {

@@ -22,6 +22,36 @@ bool parseInt64(std::string_view text, int64_t& out)
 
 bool parseMicrosToNs(std::string_view t, int64_t& ns)
 {
+    // Fast path for what Kineto writes: up to 15 integer digits, optionally '.' and 1-3 digits,
+    // optionally followed by whitespace (the token runs to the next structural character).
+    {
+        const char* p = t.data();
+        const char* e = p + t.size();
+        const char* intEnd = p;
+        uint64_t v = 0;
+        while (intEnd < e && unsigned(*intEnd - '0') < 10 && intEnd - p < 15)
+            v = v * 10 + unsigned(*intEnd++ - '0');
+        if (intEnd > p && (intEnd == e || unsigned(*intEnd - '0') >= 10)) {
+            const char* q = intEnd;
+            uint64_t frac = 0;
+            int digits = 0;
+            if (q < e && *q == '.') {
+                ++q;
+                while (q < e && unsigned(*q - '0') < 10 && digits < 4) {
+                    frac = frac * 10 + unsigned(*q++ - '0');
+                    ++digits;
+                }
+            }
+            const char* r = q;
+            while (r < e && (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'))
+                ++r;
+            if (r == e && digits <= 3 && (q == intEnd || digits > 0)) {
+                static const uint64_t scale[] = {1000, 100, 10, 1};
+                ns = int64_t(v * 1000 + frac * scale[digits]);
+                return true;
+            }
+        }
+    }
     if (t.size() >= 2 && t.front() == '"' && t.back() == '"') t = t.substr(1, t.size() - 2);
     size_t i = 0;
     const size_t n = t.size();

@@ -2,6 +2,7 @@
 
 #include "model/args.h"
 #include "model/types.h"
+#include "util/largeallocator.h"
 #include "util/stringpool.h"
 
 #include <cstdint>
@@ -67,7 +68,7 @@ struct ChunkResult {
 
     uint64_t index = 0;
     Status status = Status::Ok;
-    std::vector<RawEvent> events;
+    LargeVector<RawEvent> events;
     // Where the events' string ids point: either a pool owned by this chunk (one-shot producers), or
     // the persistent pool of the parser that read it, shared by all its chunks. The builder maps a
     // shared pool's ids to the trace's incrementally, so a name repeated in every chunk is interned

@@ -5,6 +5,7 @@
 #include "io/numparse.h"
 #include "io/rowtable.h"
 #include "util/hash.h"
+#include "util/largeallocator.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,7 +26,7 @@ struct PendingLink {
 
 struct TrackStage {
     Column<PendingLink> links;
-    std::vector<std::pair<uint64_t, InstantEvent>> instants; // (arrival, event)
+    LargeVector<std::pair<uint64_t, InstantEvent>> instants; // (arrival, event)
 };
 
 struct PendingMeta {
@@ -103,8 +104,8 @@ struct TraceBuilder::Impl {
     Column<FlowEnd> flowEnds;
     std::vector<PendingMeta> metas;
     std::map<uint32_t, std::vector<OpenB>> openB; // by row
-    std::vector<MemoryEvent> memory;
-    std::vector<PendingCounter> counterSamples;
+    LargeVector<MemoryEvent> memory;
+    LargeVector<PendingCounter> counterSamples;
 
     uint64_t unmatchedE = 0;
     uint64_t unmatchedB = 0;
@@ -400,7 +401,7 @@ struct TraceBuilder::Impl {
             const std::vector<uint32_t> newRow = st.finishStaged();
             if (!newRow.empty()) {
                 // Rows moved: the links follow them and are put back in row order.
-                std::vector<PendingLink> links(stage.links.size());
+                LargeVector<PendingLink> links(stage.links.size());
                 for (size_t i = 0; i < links.size(); ++i) {
                     links[i] = stage.links[i];
                     links[i].row = newRow[links[i].row];
@@ -513,7 +514,7 @@ struct TraceBuilder::Impl {
         std::stable_sort(memory.begin(), memory.end(),
                          [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
         trace.memoryEvents().append(memory.data(), memory.size());
-        std::vector<MemoryEvent>().swap(memory);
+        LargeVector<MemoryEvent>().swap(memory);
 
         std::sort(counterSamples.begin(), counterSamples.end(),
                   [](const PendingCounter& a, const PendingCounter& b) {
@@ -523,7 +524,7 @@ struct TraceBuilder::Impl {
                   });
         for (const PendingCounter& c : counterSamples)
             trace.counter(c.counter).append(c.ts, c.value);
-        std::vector<PendingCounter>().swap(counterSamples);
+        LargeVector<PendingCounter>().swap(counterSamples);
     }
 };
 

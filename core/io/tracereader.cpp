@@ -565,8 +565,10 @@ LoadResult Loader::run()
     else
         m_chunkBytes = size_t(std::clamp<uint64_t>(expected / (4 * m_threads), 64 << 10, 2 << 20));
     m_maxBuffers = 2 * m_threads + 2;
-    for (unsigned i = 0; i < m_threads; ++i)
+    for (unsigned i = 0; i < m_threads; ++i) {
         m_parsers.push_back(std::make_unique<EventParser>(m_trace->args().shard(i), i));
+        m_parsers.back()->reserve(m_chunkBytes + (64 << 10));
+    }
     m_producer = std::make_unique<ChunkProducer>(*m_source, m_chunkBytes, std::move(m_carry), m_carryOffset,
                                                  m_streamPos);
 

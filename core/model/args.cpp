@@ -117,10 +117,34 @@ ArgShard::ArgShard(unsigned index) : m_index(index)
     m_curValues.reserve(512);
 }
 
-void ArgShard::begin()
+void ArgShard::begin(uint32_t hint)
 {
     m_curKeys.clear();
     m_curValues.clear();
+    m_predicted = UINT32_MAX;
+    m_slot = nullptr;
+    if (hint != kNoHint) {
+        HintSlot& slot = m_hintSlots[hint & (m_hintSlots.size() - 1)];
+        if (slot.hint != hint) slot = HintSlot{hint, {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}};
+        m_slot = &slot;
+        m_predicted = slot.shapes[0];
+    }
+}
+
+// Whether the object being built can continue as `shape`: same keys so far, and key next.
+bool ArgShard::followsShape(uint32_t shape, std::string_view key, ArgType type) const
+{
+    const Shape& sh = m_shapes[shape];
+    const size_t i = m_curKeys.size();
+    if (i >= sh.count) return false;
+    for (size_t k = 0; k < i; ++k) {
+        const ShapeKey& a = m_shapeKeys[sh.firstKey + k];
+        if (a.key != m_curKeys[k].key || a.type != m_curKeys[k].type) return false;
+    }
+    const ShapeKey& expected = m_shapeKeys[sh.firstKey + i];
+    const std::string_view text = m_strings.view(expected.key);
+    return expected.type == type && text.size() == key.size() &&
+           std::memcmp(text.data(), key.data(), key.size()) == 0;
 }
 
 void ArgShard::putVarint(uint64_t v)
@@ -134,6 +158,28 @@ void ArgShard::putVarint(uint64_t v)
 
 void ArgShard::addKey(std::string_view key, ArgType type)
 {
+    if (m_predicted != UINT32_MAX) {
+        const Shape& shape = m_shapes[m_predicted];
+        const size_t i = m_curKeys.size();
+        if (i < shape.count) {
+            const ShapeKey& expected = m_shapeKeys[shape.firstKey + i];
+            const std::string_view text = m_strings.view(expected.key);
+            if (expected.type == type && text.size() == key.size() &&
+                std::memcmp(text.data(), key.data(), key.size()) == 0) {
+                m_curKeys.push_back(expected);
+                return;
+            }
+        }
+        // Off the predicted shape: maybe on another one seen with this hint.
+        m_predicted = UINT32_MAX;
+        for (uint32_t other : m_slot->shapes) {
+            if (other != UINT32_MAX && followsShape(other, key, type)) {
+                m_predicted = other;
+                m_curKeys.push_back(m_shapeKeys[m_shapes[other].firstKey + i]);
+                return;
+            }
+        }
+    }
     m_curKeys.push_back(ShapeKey{m_strings.intern(key), type});
 }
 

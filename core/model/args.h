@@ -127,7 +127,11 @@ public:
     unsigned index() const { return m_index; }
 
     // Build one args object: begin(), add*() per key in order, then finish() returns its handle.
-    void begin();
+    // hint is any small number the caller gives to objects that tend to share keys (a reader passes
+    // the event's category): the keys of the last object with the same hint are expected again,
+    // which saves hashing them.
+    static constexpr uint32_t kNoHint = UINT32_MAX;
+    void begin(uint32_t hint = kNoHint);
     void addNull(std::string_view key);
     void addBool(std::string_view key, bool v);
     void addInt(std::string_view key, int64_t v);
@@ -179,6 +183,17 @@ private:
     // Scratch for the object being built.
     std::vector<ShapeKey> m_curKeys;
     std::vector<uint8_t> m_curValues;
+    // Shape prediction: the last few shapes seen per hint, most recent first (direct-mapped, tagged
+    // with the hint), and the shape the current object follows while its keys keep matching.
+    static constexpr size_t kShapesPerHint = 4;
+    struct HintSlot {
+        uint32_t hint = kNoHint;
+        std::array<uint32_t, kShapesPerHint> shapes{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    };
+    bool followsShape(uint32_t shape, std::string_view key, ArgType type) const;
+    std::array<HintSlot, 256> m_hintSlots{};
+    HintSlot* m_slot = nullptr;
+    uint32_t m_predicted = UINT32_MAX;
 };
 
 // All argument objects of a trace, readable from any thread while shard writers append.

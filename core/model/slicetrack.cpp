@@ -1,5 +1,7 @@
 #include "model/slicetrack.h"
 
+#include "util/largeallocator.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -84,14 +86,24 @@ uint32_t SliceTrack::stage(TimeNs start, TimeNs dur, StringId name, StringId cat
     return row;
 }
 
+// In place, following the permutation's cycles: a copy would fault in fresh memory for the whole
+// column, and most rows of a nearly sorted track do not move at all.
 template <typename T>
 void SliceTrack::permute(Column<T>& column, const std::vector<uint32_t>& order)
 {
-    Column<T> sorted;
-    sorted.reserve(order.size());
-    for (uint32_t from : order)
-        sorted.push_back(column[from]);
-    column = std::move(sorted);
+    std::vector<bool> done(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (done[i] || order[i] == i) continue;
+        const T first = column[i];
+        size_t j = i;
+        while (order[j] != i) {
+            column[j] = column[order[j]];
+            done[j] = true;
+            j = order[j];
+        }
+        column[j] = first;
+        done[j] = true;
+    }
 }
 
 std::vector<uint32_t> SliceTrack::finishStaged()
@@ -118,7 +130,7 @@ std::vector<uint32_t> SliceTrack::finishStaged()
                 return start != o.start ? start < o.start : negDur < o.negDur;
             }
         };
-        std::vector<Key> keys(n - first), scratch(n - first);
+        LargeVector<Key> keys(n - first), scratch(n - first);
         std::vector<size_t> runs{0};
         for (size_t i = first; i < n; ++i) {
             keys[i - first] = Key{m_starts[i], -m_durs[i], uint32_t(i)};
@@ -141,8 +153,8 @@ std::vector<uint32_t> SliceTrack::finishStaged()
             order[i] = uint32_t(i);
         for (size_t i = first; i < n; ++i)
             order[i] = keys[i - first].row;
-        std::vector<Key>().swap(keys);
-        std::vector<Key>().swap(scratch);
+        LargeVector<Key>().swap(keys);
+        LargeVector<Key>().swap(scratch);
         permute(m_starts, order);
         permute(m_durs, order);
         permute(m_names, order);

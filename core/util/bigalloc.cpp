@@ -1,6 +1,7 @@
 #include "util/bigalloc.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <new>
 #include <sys/mman.h>
 
@@ -43,6 +44,39 @@ void* allocateLarge(size_t bytes, bool populate)
 void freeLarge(void* p, size_t bytes)
 {
     if (p) ::munmap(p, roundUp(bytes, kHugePage));
+}
+
+void* allocateMedium(size_t bytes)
+{
+    const size_t size = roundUp(bytes, 4096);
+    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(p, size, MADV_POPULATE_WRITE);
+    return p;
+}
+
+void freeMedium(void* p, size_t bytes)
+{
+    if (p) ::munmap(p, roundUp(bytes, 4096));
+}
+
+void* allocateBlock(size_t bytes)
+{
+    if (bytes >= kLargeAllocationMin) return allocateLarge(bytes);
+    if (bytes >= kMediumAllocationMin) return allocateMedium(bytes);
+    void* p = std::malloc(bytes);
+    if (!p && bytes) throw std::bad_alloc();
+    return p;
+}
+
+void freeBlock(void* p, size_t bytes)
+{
+    if (bytes >= kLargeAllocationMin)
+        freeLarge(p, bytes);
+    else if (bytes >= kMediumAllocationMin)
+        freeMedium(p, bytes);
+    else
+        std::free(p);
 }
 
 } // namespace ks

@@ -14,7 +14,17 @@ namespace ks {
 void* allocateLarge(size_t bytes, bool populate = false);
 void freeLarge(void* p, size_t bytes);
 
-// Below this, ordinary malloc is the better deal.
+// Medium blocks (too small to deserve a huge page, big enough that faulting them in page by page
+// adds up): mapped and faulted in with one call, 4 KiB pages.
+void* allocateMedium(size_t bytes);
+void freeMedium(void* p, size_t bytes);
+
+// Below kMediumAllocationMin ordinary malloc is the better deal.
+constexpr size_t kMediumAllocationMin = size_t(64) << 10;
 constexpr size_t kLargeAllocationMin = size_t(1) << 20;
+
+// The tier for a size: malloc, medium or large.
+void* allocateBlock(size_t bytes);
+void freeBlock(void* p, size_t bytes);
 
 } // namespace ks

@@ -21,8 +21,8 @@ namespace ks {
 // appending never moves existing elements and never reallocates the directory. One writer thread may
 // append while any number of reader threads read indices below size(): the size is published with
 // release semantics after the element is written. Unused capacity of the last segment is never
-// touched, so it costs address space but not resident memory. Segments of a MiB or more come from
-// allocateLarge() (huge pages), since big traces put hundreds of MB in columns.
+// touched, so it costs address space but not resident memory. Segments come from allocateBlock():
+// big traces put hundreds of MB in columns, and faulting that in 4 KiB at a time is slow on VMs.
 template <typename T>
 class Column {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -157,22 +157,14 @@ private:
             m_segments = static_cast<T**>(std::calloc(kMaxSegments, sizeof(T*)));
             if (!m_segments) throw std::bad_alloc();
         }
-        const size_t bytes = segmentSize(seg) * sizeof(T);
-        void* p = bytes >= kLargeAllocationMin ? allocateLarge(bytes) : std::malloc(bytes);
-        if (!p) throw std::bad_alloc();
-        m_segments[seg] = static_cast<T*>(p);
+        m_segments[seg] = static_cast<T*>(allocateBlock(segmentSize(seg) * sizeof(T)));
     }
 
     void release()
     {
         if (m_segments) {
-            for (unsigned s = 0; s < kMaxSegments; ++s) {
-                const size_t bytes = segmentSize(s) * sizeof(T);
-                if (bytes >= kLargeAllocationMin)
-                    freeLarge(m_segments[s], bytes);
-                else
-                    std::free(m_segments[s]);
-            }
+            for (unsigned s = 0; s < kMaxSegments; ++s)
+                if (m_segments[s]) freeBlock(m_segments[s], segmentSize(s) * sizeof(T));
             std::free(m_segments);
             m_segments = nullptr;
         }
