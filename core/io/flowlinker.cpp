@@ -13,10 +13,37 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 
-// First row of a track whose start is >= ts.
-size_t firstStartingAt(const SliceTrack& st, TimeNs ts)
+// First row of a track whose start is >= ts, searched outward from the row found last time on this
+// track: flow ends come roughly in time order, so the answer is usually close and the search touches
+// a few cache lines instead of a whole binary search's worth.
+size_t firstStartingAt(const SliceTrack& st, TimeNs ts, uint32_t& cursor)
 {
-    size_t lo = 0, hi = st.size();
+    const size_t n = st.size();
+    const size_t c = std::min<size_t>(cursor, n);
+    size_t lo = 0, hi = n; // the answer is in [lo, hi]
+    if (c < n && st.start(c) < ts) {
+        lo = c + 1;
+        for (size_t step = 1;; step *= 2) {
+            const size_t probe = c + step;
+            if (probe >= n)
+                break;
+            if (st.start(probe) >= ts) {
+                hi = probe;
+                break;
+            }
+            lo = probe + 1;
+        }
+    } else {
+        hi = c;
+        for (size_t step = 1; step <= c; step *= 2) {
+            const size_t probe = c - step;
+            if (st.start(probe) < ts) {
+                lo = probe + 1;
+                break;
+            }
+            hi = probe;
+        }
+    }
     while (lo < hi) {
         const size_t mid = (lo + hi) / 2;
         if (st.start(mid) < ts)
@@ -24,6 +51,7 @@ size_t firstStartingAt(const SliceTrack& st, TimeNs ts)
         else
             hi = mid;
     }
+    cursor = uint32_t(lo);
     return lo;
 }
 
@@ -58,7 +86,7 @@ int64_t FlowLinker::correlationOf(TrackId track, uint32_t row) const
 // Binds a flow end to a slice on its (pid, tid): a slice starting exactly at ts wins (ties: the one
 // whose correlation equals the flow id, then launch/GPU work, then the deepest); otherwise the
 // innermost slice enclosing ts; an 'f' without "bp":"e" may bind to the next slice (Chrome flow v1).
-bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut) const
+bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut, std::vector<uint32_t>& cursors) const
 {
     const RowTable::Row& row = m_rows.row(fe.row);
     struct Candidate {
@@ -71,7 +99,7 @@ bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut) co
     for (TrackId tid : row.tracks) {
         if (!tid.valid()) continue;
         const SliceTrack& st = m_trace.track(tid).slices;
-        for (size_t r = firstStartingAt(st, fe.ts); r < st.size() && st.start(r) == fe.ts; ++r) {
+        for (size_t r = firstStartingAt(st, fe.ts, cursors[tid.value]); r < st.size() && st.start(r) == fe.ts; ++r) {
             ++atTs;
             const EventKind k = m_trace.kindOf(st.category(r));
             int score = 10 + st.depth(r);
@@ -85,7 +113,7 @@ bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut) co
         for (TrackId tid : row.tracks) {
             if (!tid.valid()) continue;
             const SliceTrack& st = m_trace.track(tid).slices;
-            for (size_t r = firstStartingAt(st, fe.ts); r < st.size() && st.start(r) == fe.ts; ++r) {
+            for (size_t r = firstStartingAt(st, fe.ts, cursors[tid.value]); r < st.size() && st.start(r) == fe.ts; ++r) {
                 if (correlationOf(tid, uint32_t(r)) != int64_t(fe.id)) continue;
                 const EventKind k = m_trace.kindOf(st.category(r));
                 int score = 100000 + 10 + st.depth(r);
@@ -113,7 +141,7 @@ bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut) co
         for (TrackId tid : row.tracks) {
             if (!tid.valid()) continue;
             const SliceTrack& st = m_trace.track(tid).slices;
-            const size_t r = firstStartingAt(st, fe.ts);
+            const size_t r = firstStartingAt(st, fe.ts, cursors[tid.value]);
             if (r < st.size()) {
                 trackOut = tid;
                 rowOut = uint32_t(r);
@@ -204,6 +232,7 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
     std::atomic<size_t> next{0};
     auto work = [&] {
         uint64_t missed = 0;
+        std::vector<uint32_t> cursors(m_trace.trackCount(), 0);
         while (true) {
             const size_t begin = next.fetch_add(4096);
             if (begin >= flows.size()) break;
@@ -212,7 +241,7 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
                 Flow& f = flows[i];
                 const auto [si, fi] = ends2[i];
                 auto bindInto = [&](const FlowEnd& fe, TrackId& track, uint32_t& row) {
-                    if (bind(fe, track, row)) return;
+                    if (bind(fe, track, row, cursors)) return;
                     ++missed;
                     row = UINT32_MAX;
                     // Keep the row of an unbound end so the flow can still be drawn from its thread.

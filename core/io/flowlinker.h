@@ -5,6 +5,7 @@
 #include "util/column.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ks {
 
@@ -34,7 +35,7 @@ public:
     uint64_t link(const Column<FlowEnd>& ends, unsigned threads);
 
 private:
-    bool bind(const FlowEnd& fe, TrackId& track, uint32_t& row) const;
+    bool bind(const FlowEnd& fe, TrackId& track, uint32_t& row, std::vector<uint32_t>& cursors) const;
     int64_t correlationOf(TrackId track, uint32_t row) const;
 
     Trace& m_trace;

@@ -6,6 +6,7 @@
 #include "io/rowtable.h"
 #include "util/hash.h"
 #include "util/largeallocator.h"
+#include "util/nearsort.h"
 
 #include <algorithm>
 #include <atomic>
@@ -398,7 +399,7 @@ struct TraceBuilder::Impl {
             Track& track = trace.track(id);
             SliceTrack& st = track.slices;
             TrackStage& stage = stages[id.value];
-            const std::vector<uint32_t> newRow = st.finishStaged();
+            const LargeVector<uint32_t> newRow = st.finishStaged();
             if (!newRow.empty()) {
                 // Rows moved: the links follow them and are put back in row order.
                 LargeVector<PendingLink> links(stage.links.size());
@@ -406,8 +407,8 @@ struct TraceBuilder::Impl {
                     links[i] = stage.links[i];
                     links[i].row = newRow[links[i].row];
                 }
-                std::sort(links.begin(), links.end(),
-                          [](const PendingLink& a, const PendingLink& b) { return a.row < b.row; });
+                sortNearlySorted(links.data(), links.size(),
+                                 [](const PendingLink& a, const PendingLink& b) { return a.row < b.row; });
                 stage.links = Column<PendingLink>();
                 stage.links.append(links.data(), links.size());
             }

@@ -1,6 +1,7 @@
 #include "model/slicetrack.h"
 
 #include "util/largeallocator.h"
+#include "util/nearsort.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -89,7 +90,7 @@ uint32_t SliceTrack::stage(TimeNs start, TimeNs dur, StringId name, StringId cat
 // In place, following the permutation's cycles: a copy would fault in fresh memory for the whole
 // column, and most rows of a nearly sorted track do not move at all.
 template <typename T>
-void SliceTrack::permute(Column<T>& column, const std::vector<uint32_t>& order)
+void SliceTrack::permute(Column<T>& column, const LargeVector<uint32_t>& order)
 {
     std::vector<bool> done(order.size());
     for (size_t i = 0; i < order.size(); ++i) {
@@ -106,7 +107,7 @@ void SliceTrack::permute(Column<T>& column, const std::vector<uint32_t>& order)
     }
 }
 
-std::vector<uint32_t> SliceTrack::finishStaged()
+LargeVector<uint32_t> SliceTrack::finishStaged()
 {
     const size_t first = m_depths.size(); // rows before this were indexed already
     const size_t n = m_starts.size();
@@ -117,44 +118,17 @@ std::vector<uint32_t> SliceTrack::finishStaged()
     bool sorted = true;
     for (size_t i = std::max<size_t>(first, 1); i < n && sorted; ++i)
         sorted = !before(i, i - 1);
-    std::vector<uint32_t> newRow;
+    LargeVector<uint32_t> newRow;
     if (!sorted) {
-        // Real traces are nearly sorted (a few rows written late), so merge the sorted runs rather
-        // than sort from scratch; keys are copied out so the merge runs on contiguous memory.
-        struct Key {
-            TimeNs start;
-            TimeNs negDur;
-            uint32_t row;
-            bool operator<(const Key& o) const
-            {
-                return start != o.start ? start < o.start : negDur < o.negDur;
-            }
-        };
-        LargeVector<Key> keys(n - first), scratch(n - first);
-        std::vector<size_t> runs{0};
-        for (size_t i = first; i < n; ++i) {
-            keys[i - first] = Key{m_starts[i], -m_durs[i], uint32_t(i)};
-            if (i > first && keys[i - first] < keys[i - first - 1]) runs.push_back(i - first);
-        }
-        runs.push_back(n - first);
-        while (runs.size() > 2) {
-            std::vector<size_t> merged{0};
-            for (size_t r = 0; r + 1 < runs.size(); r += 2) {
-                const size_t lo = runs[r], mid = runs[r + 1], hi = r + 2 < runs.size() ? runs[r + 2] : mid;
-                std::merge(keys.begin() + lo, keys.begin() + mid, keys.begin() + mid, keys.begin() + hi,
-                           scratch.begin() + lo);
-                merged.push_back(hi);
-            }
-            keys.swap(scratch);
-            runs = std::move(merged);
-        }
-        std::vector<uint32_t> order(n);
-        for (size_t i = 0; i < first; ++i)
+        // Final order: by start, longer first, then staging order.
+        LargeVector<uint32_t> order(n);
+        for (size_t i = 0; i < n; ++i)
             order[i] = uint32_t(i);
-        for (size_t i = first; i < n; ++i)
-            order[i] = keys[i - first].row;
-        LargeVector<Key>().swap(keys);
-        LargeVector<Key>().swap(scratch);
+        sortNearlySorted(order.data() + first, n - first, [this](uint32_t a, uint32_t b) {
+            if (m_starts[a] != m_starts[b]) return m_starts[a] < m_starts[b];
+            if (m_durs[a] != m_durs[b]) return m_durs[a] > m_durs[b];
+            return a < b;
+        });
         permute(m_starts, order);
         permute(m_durs, order);
         permute(m_names, order);

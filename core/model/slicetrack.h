@@ -3,6 +3,7 @@
 #include "model/args.h"
 #include "model/types.h"
 #include "util/column.h"
+#include "util/largeallocator.h"
 
 #include <atomic>
 #include <limits>
@@ -92,7 +93,7 @@ public:
     // nesting. finishStaged() returns the final row of each staged row when any moved, or an empty
     // vector when they were already in order. append() may follow, not precede, staging.
     uint32_t stage(TimeNs start, TimeNs dur, StringId name, StringId cat, ArgsRef args);
-    std::vector<uint32_t> finishStaged();
+    LargeVector<uint32_t> finishStaged();
 
     size_t bytesUsed() const;
 
@@ -100,7 +101,7 @@ private:
     Level& levelForWrite(size_t depth);
     void index(uint32_t row);
     template <typename T>
-    static void permute(Column<T>& column, const std::vector<uint32_t>& order);
+    static void permute(Column<T>& column, const LargeVector<uint32_t>& order);
     TimeNs stackEnd(uint32_t row) const;
 
     Column<TimeNs> m_starts;
