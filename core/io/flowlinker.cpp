@@ -195,10 +195,8 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
     LargeVector<uint32_t>().swap(slots);
     std::sort(overflow.begin(), overflow.end());
 
-    LargeVector<Flow> flows;
-    flows.reserve(groups.size() + overflow.size());
     LargeVector<std::pair<uint32_t, uint32_t>> ends2; // (start, finish) end indices per flow
-    ends2.reserve(flows.capacity());
+    ends2.reserve(groups.size() + overflow.size());
     size_t ov = 0;
     std::vector<uint32_t> starts, finishes;
     for (uint32_t gi = 0; gi < groups.size(); ++gi) {
@@ -227,7 +225,10 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
     LargeVector<Group>().swap(groups);
     LargeVector<std::pair<uint32_t, uint32_t>>().swap(overflow);
 
-    flows.resize(ends2.size());
+    // Flows are written straight into the trace's column: a copy would double their memory.
+    Column<Flow>& flows = m_trace.flows();
+    const size_t base = flows.size();
+    flows.resize(base + ends2.size());
     std::atomic<uint64_t> unbound{0};
     std::atomic<size_t> next{0};
     auto work = [&] {
@@ -235,10 +236,10 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
         std::vector<uint32_t> cursors(m_trace.trackCount(), 0);
         while (true) {
             const size_t begin = next.fetch_add(4096);
-            if (begin >= flows.size()) break;
-            const size_t end = std::min(flows.size(), begin + 4096);
+            if (begin >= ends2.size()) break;
+            const size_t end = std::min(ends2.size(), begin + 4096);
             for (size_t i = begin; i < end; ++i) {
-                Flow& f = flows[i];
+                Flow& f = flows[base + i];
                 const auto [si, fi] = ends2[i];
                 auto bindInto = [&](const FlowEnd& fe, TrackId& track, uint32_t& row) {
                     if (bind(fe, track, row, cursors)) return;
@@ -274,14 +275,13 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
         }
         unbound.fetch_add(missed);
     };
-    threads = std::max(1u, std::min<unsigned>(threads, unsigned(flows.size() / 4096 + 1)));
+    threads = std::max(1u, std::min<unsigned>(threads, unsigned(ends2.size() / 4096 + 1)));
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t)
         pool.emplace_back(work);
     work();
     for (auto& t : pool)
         t.join();
-    m_trace.flows().append(flows.data(), flows.size());
     return unbound.load();
 }
 

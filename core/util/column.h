@@ -88,6 +88,19 @@ public:
         m_size.store(n, std::memory_order_release);
     }
 
+    // Grows to n elements, the new ones value-initialized, for a writer that then fills them in any
+    // order (from several threads, each element by one): the new size is published right away, so
+    // no reader may look until the writer is done.
+    void resize(size_t n)
+    {
+        size_t i = m_size.load(std::memory_order_relaxed);
+        if (n <= i) return;
+        reserve(n);
+        for (; i < n; ++i)
+            (*this)[i] = T{};
+        m_size.store(n, std::memory_order_release);
+    }
+
     void reserve(size_t n)
     {
         if (n == 0) return;
