@@ -43,7 +43,8 @@ bool ChunkProducer::fill(Chunk& c)
     c.separator = std::move(m_separator);
     m_separator.clear();
     c.last = false;
-    size_t target = std::max(m_chunkBytes, m_carry.size() + (64 << 10));
+    // Room for the carried-over start of an event plus at least half a chunk of new text.
+    size_t target = std::max(m_chunkBytes, m_carry.size() + m_chunkBytes / 2 + 1);
     c.reserve(target, 0);
     std::memcpy(c.text(), m_carry.data(), m_carry.size());
     size_t size = m_carry.size();

@@ -25,8 +25,7 @@ size_t firstStartingAt(const SliceTrack& st, TimeNs ts, uint32_t& cursor)
         lo = c + 1;
         for (size_t step = 1;; step *= 2) {
             const size_t probe = c + step;
-            if (probe >= n)
-                break;
+            if (probe >= n) break;
             if (st.start(probe) >= ts) {
                 hi = probe;
                 break;
@@ -86,7 +85,8 @@ int64_t FlowLinker::correlationOf(TrackId track, uint32_t row) const
 // Binds a flow end to a slice on its (pid, tid): a slice starting exactly at ts wins (ties: the one
 // whose correlation equals the flow id, then launch/GPU work, then the deepest); otherwise the
 // innermost slice enclosing ts; an 'f' without "bp":"e" may bind to the next slice (Chrome flow v1).
-bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut, std::vector<uint32_t>& cursors) const
+bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut,
+                      std::vector<uint32_t>& cursors) const
 {
     const RowTable::Row& row = m_rows.row(fe.row);
     struct Candidate {
@@ -99,7 +99,8 @@ bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut, st
     for (TrackId tid : row.tracks) {
         if (!tid.valid()) continue;
         const SliceTrack& st = m_trace.track(tid).slices;
-        for (size_t r = firstStartingAt(st, fe.ts, cursors[tid.value]); r < st.size() && st.start(r) == fe.ts; ++r) {
+        for (size_t r = firstStartingAt(st, fe.ts, cursors[tid.value]); r < st.size() && st.start(r) == fe.ts;
+             ++r) {
             ++atTs;
             const EventKind k = m_trace.kindOf(st.category(r));
             int score = 10 + st.depth(r);
@@ -113,7 +114,8 @@ bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut, st
         for (TrackId tid : row.tracks) {
             if (!tid.valid()) continue;
             const SliceTrack& st = m_trace.track(tid).slices;
-            for (size_t r = firstStartingAt(st, fe.ts, cursors[tid.value]); r < st.size() && st.start(r) == fe.ts; ++r) {
+            for (size_t r = firstStartingAt(st, fe.ts, cursors[tid.value]);
+                 r < st.size() && st.start(r) == fe.ts; ++r) {
                 if (correlationOf(tid, uint32_t(r)) != int64_t(fe.id)) continue;
                 const EventKind k = m_trace.kindOf(st.category(r));
                 int score = 100000 + 10 + st.depth(r);

@@ -231,7 +231,7 @@ Chunk* Loader::acquireBuffer()
         m_freeBuffers.pop_back();
         return c;
     }
-    m_buffers.push_back(std::make_unique<Chunk>(m_chunkBytes + (64 << 10)));
+    m_buffers.push_back(std::make_unique<Chunk>(m_chunkBytes + m_chunkBytes / 2 + (64 << 10)));
     return m_buffers.back().get();
 }
 
@@ -567,7 +567,7 @@ LoadResult Loader::run()
     m_maxBuffers = 2 * m_threads + 2;
     for (unsigned i = 0; i < m_threads; ++i) {
         m_parsers.push_back(std::make_unique<EventParser>(m_trace->args().shard(i), i));
-        m_parsers.back()->reserve(m_chunkBytes + (64 << 10));
+        m_parsers.back()->reserve(m_chunkBytes + m_chunkBytes / 2 + (64 << 10));
     }
     m_producer = std::make_unique<ChunkProducer>(*m_source, m_chunkBytes, std::move(m_carry), m_carryOffset,
                                                  m_streamPos);

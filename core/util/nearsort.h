@@ -22,8 +22,7 @@ void sortNearlySorted(T* data, size_t n, Less less)
         else
             displaced.push_back(data[i]);
     }
-    if (displaced.empty())
-        return;
+    if (displaced.empty()) return;
     std::sort(displaced.begin(), displaced.end(), less);
     // Merge from the back so the kept elements move at most once.
     size_t i = kept, j = displaced.size(), k = n;
