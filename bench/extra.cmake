@@ -10,3 +10,12 @@ target_link_libraries(tracegen PRIVATE ks_synthtrace ZLIB::ZLIB)
 if(TARGET bench_load)
     target_link_libraries(bench_load PRIVATE simdjson::simdjson ZLIB::ZLIB)
 endif()
+
+# libFuzzer target for the reader (clang only; see fuzz_reader.cpp for how to build and run it).
+option(KINETOSCOPE_FUZZ "Build the reader fuzzer (needs clang)" OFF)
+if(KINETOSCOPE_FUZZ)
+    add_executable(fuzz_reader ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_reader.cpp)
+    target_compile_options(fuzz_reader PRIVATE -fsanitize=fuzzer)
+    target_link_options(fuzz_reader PRIVATE -fsanitize=fuzzer,address,undefined)
+    target_link_libraries(fuzz_reader PRIVATE kinetoscope_core)
+endif()
