@@ -15,8 +15,7 @@ size_t Chunk::padding()
 Chunk::Chunk(size_t capacity)
 {
     m_capacity = capacity + 2 + padding();
-    // The buffer is filled right away, so fault it in with one call.
-    m_data = static_cast<char*>(allocateLarge(m_capacity, true));
+    m_data = static_cast<char*>(allocateLarge(m_capacity));
     m_data[0] = '[';
 }
 
@@ -29,7 +28,7 @@ void Chunk::reserve(size_t text, size_t keep)
 {
     if (text <= textCapacity()) return;
     const size_t capacity = text + 2 + padding();
-    char* bigger = static_cast<char*>(allocateLarge(capacity, true));
+    char* bigger = static_cast<char*>(allocateLarge(capacity));
     std::memcpy(bigger, m_data, keep + 1);
     freeLarge(m_data, m_capacity);
     m_data = bigger;

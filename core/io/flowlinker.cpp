@@ -166,6 +166,7 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
         uint32_t extra = 0;
     };
     LargeVector<Group> groups;
+    groups.reserve(ends.size() / 2 + 16);                // most keys have a start and an end
     LargeVector<std::pair<uint32_t, uint32_t>> overflow; // (group, end index)
     size_t cap = 1024;
     while (cap < ends.size() * 2)

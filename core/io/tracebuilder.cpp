@@ -105,7 +105,7 @@ struct TraceBuilder::Impl {
     Column<FlowEnd> flowEnds;
     std::vector<PendingMeta> metas;
     std::map<uint32_t, std::vector<OpenB>> openB; // by row
-    LargeVector<MemoryEvent> memory;
+    Column<MemoryEvent> memory;                   // becomes the trace's column when already in time order
     LargeVector<PendingCounter> counterSamples;
 
     uint64_t unmatchedE = 0;
@@ -512,10 +512,20 @@ struct TraceBuilder::Impl {
 
     void finishOther()
     {
-        std::stable_sort(memory.begin(), memory.end(),
-                         [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
-        trace.memoryEvents().append(memory.data(), memory.size());
-        LargeVector<MemoryEvent>().swap(memory);
+        bool sorted = true;
+        for (size_t i = 1; i < memory.size() && sorted; ++i)
+            sorted = memory[i - 1].ts <= memory[i].ts;
+        if (sorted && trace.memoryEvents().empty()) {
+            trace.memoryEvents() = std::move(memory);
+        } else {
+            LargeVector<MemoryEvent> events(memory.size());
+            for (size_t i = 0; i < memory.size(); ++i)
+                events[i] = memory[i];
+            std::stable_sort(events.begin(), events.end(),
+                             [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
+            trace.memoryEvents().append(events.data(), events.size());
+        }
+        memory = Column<MemoryEvent>();
 
         std::sort(counterSamples.begin(), counterSamples.end(),
                   [](const PendingCounter& a, const PendingCounter& b) {

@@ -563,8 +563,9 @@ LoadResult Loader::run()
     if (m_options.chunkBytes)
         m_chunkBytes = m_options.chunkBytes;
     else
-        m_chunkBytes = size_t(std::clamp<uint64_t>(expected / (4 * m_threads), 64 << 10, 2 << 20));
-    m_maxBuffers = 2 * m_threads + 2;
+        m_chunkBytes = size_t(std::clamp<uint64_t>(expected / (4 * m_threads), 64 << 10, 1 << 20));
+    // One chunk being read, one parsing per worker, one waiting: enough to keep everyone busy.
+    m_maxBuffers = m_threads + 2;
     for (unsigned i = 0; i < m_threads; ++i) {
         m_parsers.push_back(std::make_unique<EventParser>(m_trace->args().shard(i), i));
         m_parsers.back()->reserve(m_chunkBytes + m_chunkBytes / 2 + (64 << 10));
