@@ -1,11 +1,11 @@
 # Synthetic trace generator (also used by the reader's bad-input tests) and the load benchmark's
 # reference walkers.
-add_library(ks_synthtrace STATIC ${CMAKE_CURRENT_SOURCE_DIR}/synthtrace.cpp)
-target_include_directories(ks_synthtrace PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_compile_features(ks_synthtrace PUBLIC cxx_std_20)
+add_library(ks_kinetosynth STATIC ${CMAKE_CURRENT_SOURCE_DIR}/kinetosynth.cpp)
+target_include_directories(ks_kinetosynth PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_features(ks_kinetosynth PUBLIC cxx_std_20)
 
 add_executable(tracegen ${CMAKE_CURRENT_SOURCE_DIR}/tracegen.cpp)
-target_link_libraries(tracegen PRIVATE ks_synthtrace ZLIB::ZLIB)
+target_link_libraries(tracegen PRIVATE ks_kinetosynth ZLIB::ZLIB)
 
 if(TARGET bench_load)
     target_link_libraries(bench_load PRIVATE simdjson::simdjson ZLIB::ZLIB)

@@ -1,11 +1,11 @@
-// tracegen: writes a synthetic Kineto-shaped trace of about the requested size (see synthtrace.h).
+// tracegen: writes a synthetic Kineto-shaped trace of about the requested size (see kinetosynth.h).
 //
 //   tracegen OUT SIZE [--gzip] [--compact] [--seed N] [--level L]
 //
 // SIZE is uncompressed JSON bytes with an optional K, M or G suffix. --gzip writes a gzip stream (as
 // tensorboard_trace_handler(use_gzip=True) does), whatever OUT's suffix.
 
-#include "synthtrace.h"
+#include "kinetosynth.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,9 +1,9 @@
 #pragma once
 
 // Helpers for the reader tests: an independent count of complete events in a (possibly cut) trace
-// text, gzip compression, and synthetic traces from bench/synthtrace.
+// text, gzip compression, and synthetic traces from bench/kinetosynth.
 
-#include "synthtrace.h"
+#include "kinetosynth.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "synthtrace.h"
+#include "kinetosynth.h"
 
 #include <algorithm>
 #include <cinttypes>
