@@ -312,7 +312,7 @@ int main(int argc, char** argv)
     std::printf("%s\n  %.1f MB on disk%s, %.1f MB JSON, %.0f events, %u cores\n", path, fileMB,
                 gz ? " (gzip)" : "", jsonMB, events, unsigned(::sysconf(_SC_NPROCESSORS_ONLN)));
     std::printf("  %-22s %9s %11s %11s %12s %9s %9s\n", "", "seconds", "MB/s JSON", "MB/s file",
-                "peak RSS MB", "RSS/JSON", "CPU s");
+                "peak RSS MB", "RSS/JSON", "child CPU");
     auto row = [&](const char* name, double s, const Run& r) {
         std::printf("  %-22s %9.3f %11.0f %11.0f %12.0f %9.2f %9.2f\n", name, s, jsonMB / s, fileMB / s,
                     r.maxRssMiB, r.maxRssMiB * 1.048576 / jsonMB, r.cpu);
