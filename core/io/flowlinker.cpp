@@ -56,22 +56,7 @@ size_t firstStartingAt(const SliceTrack& st, TimeNs ts, uint32_t& cursor)
 
 } // namespace
 
-FlowLinker::FlowLinker(Trace& trace, const RowTable& rows) : m_trace(trace), m_rows(rows)
-{
-    const size_t n = trace.trackCount();
-    m_linkBegin.assign(n, 0);
-    m_linkEnd.assign(n, 0);
-    const Column<SliceLinkIds>& links = trace.linkIds();
-    for (size_t i = 0; i < links.size();) {
-        const uint32_t t = links[i].slice.track.value;
-        size_t j = i;
-        while (j < links.size() && links[j].slice.track.value == t)
-            ++j;
-        m_linkBegin[t] = i;
-        m_linkEnd[t] = j;
-        i = j;
-    }
-}
+FlowLinker::FlowLinker(Trace& trace, const RowTable& rows) : m_trace(trace), m_rows(rows) {}
 
 int64_t FlowLinker::correlationOf(TrackId track, uint32_t row) const
 {
@@ -154,7 +139,7 @@ bool FlowLinker::bind(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut,
     return false;
 }
 
-uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
+void FlowLinker::pair(const Column<FlowEnd>& ends)
 {
     // Group ends by (category, id) with an open-addressing table; the first start and first finish of
     // a group are kept inline, any further ones (rare) in an overflow list.
@@ -198,7 +183,7 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
     LargeVector<uint32_t>().swap(slots);
     std::sort(overflow.begin(), overflow.end());
 
-    LargeVector<std::pair<uint32_t, uint32_t>> ends2; // (start, finish) end indices per flow
+    LargeVector<std::pair<uint32_t, uint32_t>>& ends2 = m_pairs;
     ends2.reserve(groups.size() + overflow.size());
     size_t ov = 0;
     std::vector<uint32_t> starts, finishes;
@@ -227,7 +212,24 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
     }
     LargeVector<Group>().swap(groups);
     LargeVector<std::pair<uint32_t, uint32_t>>().swap(overflow);
+}
 
+uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
+{
+    const size_t n = m_trace.trackCount();
+    m_linkBegin.assign(n, 0);
+    m_linkEnd.assign(n, 0);
+    const Column<SliceLinkIds>& links = m_trace.linkIds();
+    for (size_t i = 0; i < links.size();) {
+        const uint32_t t = links[i].slice.track.value;
+        size_t j = i;
+        while (j < links.size() && links[j].slice.track.value == t)
+            ++j;
+        m_linkBegin[t] = i;
+        m_linkEnd[t] = j;
+        i = j;
+    }
+    const LargeVector<std::pair<uint32_t, uint32_t>>& ends2 = m_pairs;
     // Flows are written straight into the trace's column: a copy would double their memory.
     Column<Flow>& flows = m_trace.flows();
     const size_t base = flows.size();
@@ -285,6 +287,7 @@ uint64_t FlowLinker::link(const Column<FlowEnd>& ends, unsigned threads)
     work();
     for (auto& t : pool)
         t.join();
+    LargeVector<std::pair<uint32_t, uint32_t>>().swap(m_pairs);
     return unbound.load();
 }
 

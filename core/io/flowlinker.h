@@ -3,6 +3,7 @@
 #include "io/rowtable.h"
 #include "model/trace.h"
 #include "util/column.h"
+#include "util/largeallocator.h"
 
 #include <cstdint>
 #include <vector>
@@ -20,8 +21,9 @@ struct FlowEnd {
     bool bindEnclosing; // "bp": "e"
 };
 
-// Pairs flow starts with flow ends and binds each end to a slice, once the tracks are sorted and
-// Trace::linkIds() is complete (sorted by slice, which the correlation tie-break relies on).
+// Pairs flow starts with flow ends (pair(), which needs only the ends, so it can run while the tracks
+// are being finished) and binds each end to a slice (link(), once the tracks are sorted and
+// Trace::linkIds() is complete, sorted by slice, which the correlation tie-break relies on).
 //
 // Pairing is per (category, id), whatever the order in the file (Kineto often writes a kernel's 'f'
 // before its launch's 's'); ids repeat across categories (fwdbwd counts from 1 like small correlation
@@ -31,6 +33,7 @@ class FlowLinker {
 public:
     FlowLinker(Trace& trace, const RowTable& rows);
 
+    void pair(const Column<FlowEnd>& ends);
     // Appends the flows to trace.flows(); returns how many ends found no slice to bind to.
     uint64_t link(const Column<FlowEnd>& ends, unsigned threads);
 
@@ -42,6 +45,7 @@ private:
     const RowTable& m_rows;
     std::vector<size_t> m_linkBegin; // per track: its range in trace.linkIds()
     std::vector<size_t> m_linkEnd;
+    LargeVector<std::pair<uint32_t, uint32_t>> m_pairs; // per flow: (start, finish) end index or none
 };
 
 } // namespace ks

@@ -581,8 +581,16 @@ void TraceBuilder::addTopLevel(std::string_view key, std::string_view rawValue)
 void TraceBuilder::finish(unsigned threads)
 {
     d->closeOpenB();
-    d->buildTracks(threads);
+    // Flow pairing needs only the flow ends, so it overlaps with finishing the tracks.
     FlowLinker linker(d->trace, d->rows);
+    std::thread pairing([&] { linker.pair(d->flowEnds); });
+    try {
+        d->buildTracks(threads);
+    } catch (...) {
+        pairing.join();
+        throw;
+    }
+    pairing.join();
     d->flowsWithoutSlice = linker.link(d->flowEnds, threads);
     d->flowEnds = Column<FlowEnd>();
     d->applyMetadata();
