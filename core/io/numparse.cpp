@@ -22,16 +22,18 @@ bool parseInt64(std::string_view text, int64_t& out)
 
 bool parseMicrosToNs(std::string_view t, int64_t& ns)
 {
-    // Fast path for what Kineto writes: up to 15 integer digits, optionally '.' and 1-3 digits,
-    // optionally followed by whitespace (the token runs to the next structural character).
+    // Fast path for what Kineto writes: up to 16 integer digits (epoch µs have 16), optionally '.'
+    // and 1-3 digits, optionally followed by whitespace (the token runs to the next structural
+    // character).
     {
         const char* p = t.data();
         const char* e = p + t.size();
         const char* intEnd = p;
         uint64_t v = 0;
-        while (intEnd < e && unsigned(*intEnd - '0') < 10 && intEnd - p < 15)
+        while (intEnd < e && unsigned(*intEnd - '0') < 10 && intEnd - p < 16)
             v = v * 10 + unsigned(*intEnd++ - '0');
-        if (intEnd > p && (intEnd == e || unsigned(*intEnd - '0') >= 10)) {
+        constexpr uint64_t kMaxMicros = uint64_t(INT64_MAX) / 1000 - 1; // room for 999 ns
+        if (intEnd > p && (intEnd == e || unsigned(*intEnd - '0') >= 10) && v <= kMaxMicros) {
             const char* q = intEnd;
             uint64_t frac = 0;
             int digits = 0;

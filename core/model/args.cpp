@@ -349,7 +349,18 @@ uint8_t* ArgShard::allocate(size_t n, uint64_t& offsetBits)
 ArgsRef ArgShard::finish()
 {
     if (m_curKeys.empty()) return ArgsRef{};
-    const uint32_t shape = internShape();
+    uint32_t shape = m_predicted;
+    if (shape == UINT32_MAX || m_shapes[shape].count != m_curKeys.size()) shape = internShape();
+    if (m_slot && m_slot->shapes[0] != shape) {
+        // Most recent first.
+        auto& list = m_slot->shapes;
+        size_t at = list.size() - 1;
+        for (size_t k = 0; k < list.size(); ++k)
+            if (list[k] == shape) at = k;
+        for (size_t k = at; k > 0; --k)
+            list[k] = list[k - 1];
+        list[0] = shape;
+    }
     uint8_t head[5];
     size_t headLen = 0;
     uint64_t v = shape;
