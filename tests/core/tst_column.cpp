@@ -72,7 +72,8 @@ private slots:
             while (!done.load()) {
                 const size_t n = c.size();
                 for (size_t i = n > 64 ? n - 64 : 0; i < n; ++i)
-                    if (c[i] != i * 7) bad.store(true);
+                    if (c[i] != i * 7)
+                        bad.store(true);
             }
         });
         for (uint64_t i = 0; i < 2000000; ++i)
