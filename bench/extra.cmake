@@ -10,3 +10,25 @@ if(KINETOSCOPE_GUI)
         endif()
     endforeach()
 endif()
+
+# Synthetic trace generator (also used by the reader's bad-input tests) and the load benchmark's
+# reference walkers.
+add_library(ks_kinetosynth STATIC ${CMAKE_CURRENT_SOURCE_DIR}/kinetosynth.cpp)
+target_include_directories(ks_kinetosynth PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_features(ks_kinetosynth PUBLIC cxx_std_20)
+
+add_executable(tracegen ${CMAKE_CURRENT_SOURCE_DIR}/tracegen.cpp)
+target_link_libraries(tracegen PRIVATE ks_kinetosynth ZLIB::ZLIB)
+
+if(TARGET bench_load)
+    target_link_libraries(bench_load PRIVATE simdjson::simdjson ZLIB::ZLIB)
+endif()
+
+# libFuzzer target for the reader (clang only; see fuzz_reader.cpp for how to build and run it).
+option(KINETOSCOPE_FUZZ "Build the reader fuzzer (needs clang)" OFF)
+if(KINETOSCOPE_FUZZ)
+    add_executable(fuzz_reader ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_reader.cpp)
+    target_compile_options(fuzz_reader PRIVATE -fsanitize=fuzzer)
+    target_link_options(fuzz_reader PRIVATE -fsanitize=fuzzer,address,undefined)
+    target_link_libraries(fuzz_reader PRIVATE kinetoscope_core)
+endif()

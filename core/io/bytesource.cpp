@@ -32,12 +32,10 @@ public:
         while (done < n) {
             const ssize_t r = ::read(m_fd, buf + done, n - done);
             if (r < 0) {
-                if (errno == EINTR)
-                    continue;
+                if (errno == EINTR) continue;
                 throw std::runtime_error(std::string("read error: ") + std::strerror(errno));
             }
-            if (r == 0)
-                break;
+            if (r == 0) break;
             done += size_t(r);
         }
         m_pos += done;
@@ -72,7 +70,9 @@ private:
 
 class PlainSource final : public ByteSource {
 public:
-    PlainSource(std::unique_ptr<RawInput> in, std::string prefix) : m_in(std::move(in)), m_prefix(std::move(prefix)) {}
+    PlainSource(std::unique_ptr<RawInput> in, std::string prefix)
+        : m_in(std::move(in)), m_prefix(std::move(prefix))
+    {}
     size_t read(char* buf, size_t n) override
     {
         size_t done = 0;
@@ -81,8 +81,7 @@ public:
             std::memcpy(buf, m_prefix.data() + m_prefixPos, done);
             m_prefixPos += done;
         }
-        if (done < n)
-            done += m_in->read(buf + done, n - done);
+        if (done < n) done += m_in->read(buf + done, n - done);
         return done;
     }
     uint64_t inputPosition() const override { return m_in->position() - (m_prefix.size() - m_prefixPos); }
@@ -148,8 +147,9 @@ public:
             } else if (rc == Z_BUF_ERROR) {
                 continue; // needs more input
             } else if (rc != Z_OK) {
-                throw std::runtime_error(std::string("corrupt gzip data: ") + (m_z.msg ? m_z.msg : "inflate failed") +
-                                         " (compressed byte " + std::to_string(inputPosition()) + ")");
+                throw std::runtime_error(std::string("corrupt gzip data: ") +
+                                         (m_z.msg ? m_z.msg : "inflate failed") + " (compressed byte " +
+                                         std::to_string(inputPosition()) + ")");
             }
         }
         return done;

@@ -24,44 +24,200 @@ inline bool keyIs(const char* k, const char (&lit)[N])
 
 inline bool parseDigitsKey(std::string_view s, int64_t& out)
 {
-    if (s.empty() || s.size() > 19)
-        return false;
+    if (s.empty() || s.size() > 19) return false;
     size_t i = 0;
     bool neg = false;
     if (s[0] == '-') {
         neg = true;
         i = 1;
-        if (s.size() == 1)
-            return false;
+        if (s.size() == 1) return false;
     }
     int64_t v = 0;
     for (; i < s.size(); ++i) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
+        if (s[i] < '0' || s[i] > '9') return false;
         v = v * 10 + (s[i] - '0');
     }
     out = neg ? -v : v;
     return true;
 }
 
+inline std::string_view trimRight(std::string_view s)
+{
+    while (!s.empty() && isJsonSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+// A syntactically valid JSON number (simdjson rejects some valid ones, e.g. 1e999, as out of range).
+bool isNumberSyntax(std::string_view t)
+{
+    size_t i = 0;
+    const size_t n = t.size();
+    if (i < n && t[i] == '-') ++i;
+    const size_t intStart = i;
+    while (i < n && t[i] >= '0' && t[i] <= '9')
+        ++i;
+    if (i == intStart) return false;
+    if (i < n && t[i] == '.') {
+        const size_t f = ++i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            ++i;
+        if (i == f) return false;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+        const size_t x = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            ++i;
+        if (i == x) return false;
+    }
+    return i == n;
+}
+
 } // namespace
 
 struct EventParser::Impl {
-    explicit Impl(ArgShard& s) : shard(s) {}
+    Impl(ArgShard& s, unsigned id) : shard(s), poolId(id) {}
 
     ondemand::parser parser;
     ArgShard& shard;
+    unsigned poolId;
+    StringPool strings;
     std::string scratch;
-    StringPool* strings = nullptr;
+    std::string keyCopy;
 
-    uint32_t intern(std::string_view s) { return strings->intern(s).value; }
+    uint32_t intern(std::string_view s) { return strings.intern(s).value; }
 
-    // pid/tid: numbers, numeric strings (2020-21 traces) or names ("Spans", "stream 7").
-    error_code parseRowKey(ondemand::value& v, int64_t& num, uint32_t& str)
+    // A string value, taken straight from the buffer when it holds no escape (the common case) rather
+    // than unescaped into a copy. The raw token runs from the opening quote to the next structural
+    // character, so the first quote after the opening one closes the string if no backslash precedes it.
+    error_code stringValue(ondemand::value& v, std::string_view& out)
+    {
+        const std::string_view tok = v.raw_json_token();
+        if (tok.size() >= 2) {
+            const char* b = tok.data() + 1;
+            const char* q = static_cast<const char*>(std::memchr(b, '"', tok.size() - 1));
+            if (q && !std::memchr(b, '\\', size_t(q - b))) {
+                out = std::string_view(b, size_t(q - b));
+                return SUCCESS;
+            }
+        }
+        return v.get_string().get(out);
+    }
+
+    // Walks a value we do not use, so that text which is not JSON is still reported.
+    error_code validate(ondemand::value v)
     {
         ondemand::json_type t;
-        if (auto err = v.type().get(t))
+        if (auto err = v.type().get(t)) return err;
+        switch (t) {
+        case ondemand::json_type::object: {
+            ondemand::object o;
+            if (auto err = v.get_object().get(o)) return err;
+            for (auto fieldRes : o) {
+                ondemand::field f;
+                if (auto err = std::move(fieldRes).get(f)) return err;
+                if (auto err = validate(f.value())) return err;
+            }
+            return SUCCESS;
+        }
+        case ondemand::json_type::array: {
+            ondemand::array a;
+            if (auto err = v.get_array().get(a)) return err;
+            for (auto elemRes : a) {
+                ondemand::value e;
+                if (auto err = std::move(elemRes).get(e)) return err;
+                if (auto err = validate(e)) return err;
+            }
+            return SUCCESS;
+        }
+        case ondemand::json_type::number: {
+            double d;
+            if (v.get_double().get(d) && !isNumberSyntax(trimRight(v.raw_json_token()))) return NUMBER_ERROR;
+            return SUCCESS;
+        }
+        case ondemand::json_type::string: {
+            std::string_view s;
+            return v.get_string().get(s);
+        }
+        case ondemand::json_type::boolean: {
+            bool b;
+            return v.get_bool().get(b);
+        }
+        case ondemand::json_type::null: {
+            bool isNull = false;
+            if (auto err = v.is_null().get(isNull)) return err;
+            return isNull ? SUCCESS : N_ATOM_ERROR;
+        }
+        }
+        return TAPE_ERROR;
+    }
+
+    // The compact JSON text of any value (for names, categories and pids that are not strings).
+    error_code jsonText(ondemand::value v, std::string_view& out)
+    {
+        ondemand::json_type t;
+        if (auto err = v.type().get(t)) return err;
+        std::string_view raw;
+        if (t == ondemand::json_type::object || t == ondemand::json_type::array) {
+            if (t == ondemand::json_type::object) {
+                ondemand::object o;
+                if (auto err = v.get_object().get(o)) return err;
+                if (auto err = o.raw_json().get(raw)) return err;
+            } else {
+                ondemand::array a;
+                if (auto err = v.get_array().get(a)) return err;
+                if (auto err = a.raw_json().get(raw)) return err;
+            }
+        } else {
+            raw = trimRight(v.raw_json_token());
+            if (auto err = validate(v)) return err;
+        }
+        if (!canonicalJsonView(raw, scratch, out)) return TAPE_ERROR;
+        return SUCCESS;
+    }
+
+    // A string field that is usually a string but could be any JSON value.
+    error_code textField(ondemand::value v, uint32_t& out)
+    {
+        ondemand::json_type t;
+        if (auto err = v.type().get(t)) return err;
+        std::string_view s;
+        if (t == ondemand::json_type::string) {
+            if (auto err = stringValue(v, s)) return err;
+        } else if (auto err = jsonText(v, s)) {
             return err;
+        }
+        out = intern(s);
+        return SUCCESS;
+    }
+
+    // ts and dur: a number of µs (integer, fixed three decimals, or anything JSON allows), or a quoted
+    // number. Other JSON values leave the field missing; text that is not JSON is an error.
+    error_code micros(ondemand::value v, TimeNs& out, bool& ok)
+    {
+        const std::string_view tok = v.raw_json_token();
+        ok = parseMicrosToNs(tok, out);
+        if (ok) return SUCCESS;
+        ondemand::json_type t;
+        if (auto err = v.type().get(t)) return err;
+        if (t == ondemand::json_type::number) {
+            double d;
+            if (!v.get_double().get(d)) {
+                // Exponent forms parseMicrosToNs declined: too big for int64 ns.
+                return SUCCESS;
+            }
+            return isNumberSyntax(trimRight(tok)) ? SUCCESS : NUMBER_ERROR;
+        }
+        return validate(v);
+    }
+
+    // pid/tid: numbers, numeric strings (2020-21 traces) or names ("Spans", "stream 7").
+    error_code rowKey(ondemand::value v, int64_t& num, uint32_t& str)
+    {
+        ondemand::json_type t;
+        if (auto err = v.type().get(t)) return err;
         if (t == ondemand::json_type::number) {
             int64_t i;
             if (!v.get_int64().get(i)) {
@@ -69,31 +225,77 @@ struct EventParser::Impl {
                 return SUCCESS;
             }
             double d;
-            if (auto err = v.get_double().get(d))
-                return err;
-            num = int64_t(d);
+            if (auto err = v.get_double().get(d)) return err;
+            num = d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : int64_t(d);
             return SUCCESS;
         }
         if (t == ondemand::json_type::string) {
             std::string_view s;
-            if (auto err = v.get_string().get(s))
-                return err;
-            if (!parseDigitsKey(s, num))
-                str = intern(s);
+            if (auto err = v.get_string().get(s)) return err;
+            if (!parseDigitsKey(s, num)) str = intern(s);
             return SUCCESS;
         }
-        if (t == ondemand::json_type::null)
+        if (t == ondemand::json_type::null) return validate(v);
+        std::string_view s;
+        if (auto err = jsonText(v, s)) return err;
+        str = intern(s);
+        return SUCCESS;
+    }
+
+    error_code flowId(ondemand::value v, RawEvent& ev)
+    {
+        ondemand::json_type t;
+        if (auto err = v.type().get(t)) return err;
+        if (t == ondemand::json_type::number) {
+            uint64_t u;
+            int64_t i;
+            double d;
+            if (!v.get_uint64().get(u))
+                ev.flowId = u;
+            else if (!v.get_int64().get(i))
+                ev.flowId = uint64_t(i);
+            else if (auto err = v.get_double().get(d))
+                return err;
+            else
+                ev.flowId = uint64_t(int64_t(d));
+            ev.hasId = true;
             return SUCCESS;
-        return INCORRECT_TYPE;
+        }
+        if (t == ondemand::json_type::string) {
+            std::string_view s;
+            if (auto err = v.get_string().get(s)) return err;
+            int64_t n;
+            if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+                ev.flowId = std::strtoull(std::string(s.substr(2)).c_str(), nullptr, 16);
+            } else if (parseInt64(s, n)) {
+                ev.flowId = uint64_t(n);
+            } else {
+                ev.flowId = hashString(s);
+            }
+            ev.hasId = true;
+            return SUCCESS;
+        }
+        return validate(v);
+    }
+
+    error_code shortString(ondemand::value v, char& out)
+    {
+        ondemand::json_type t;
+        if (auto err = v.type().get(t)) return err;
+        if (t != ondemand::json_type::string) return validate(v);
+        std::string_view s;
+        if (auto err = v.get_string().get(s)) return err;
+        out = s.empty() ? 0 : s[0];
+        return SUCCESS;
     }
 
     error_code parseArgs(ondemand::object& obj, RawEvent& ev)
     {
-        shard.begin();
+        // Events of one category mostly share their arg keys (Kineto writes "cat" before "args").
+        shard.begin(ev.cat);
         for (auto fieldRes : obj) {
             ondemand::field f;
-            if (auto err = std::move(fieldRes).get(f))
-                return err;
+            if (auto err = std::move(fieldRes).get(f)) return err;
             // Fast path for keys without escapes: take them straight from the buffer.
             const char* raw = f.key().raw();
             const char* q = raw;
@@ -103,25 +305,20 @@ struct EventParser::Impl {
             if (*q == '"') {
                 key = std::string_view(raw, size_t(q - raw));
             } else {
-                if (auto err = f.unescaped_key().get(key))
-                    return err;
-                scratch.assign(key);
-                key = scratch;
-                // Interned right away below, before scratch is reused.
+                if (auto err = f.unescaped_key().get(key)) return err;
+                keyCopy.assign(key); // the parser's string buffer is reused by the value below
+                key = keyCopy;
             }
             ondemand::value v = f.value();
             ondemand::json_type t;
-            if (auto err = v.type().get(t))
-                return err;
+            if (auto err = v.type().get(t)) return err;
             switch (t) {
             case ondemand::json_type::number: {
                 ondemand::number_type nt;
-                if (auto err = v.get_number_type().get(nt))
-                    return err;
+                if (auto err = v.get_number_type().get(nt)) return err;
                 if (nt == ondemand::number_type::signed_integer) {
                     int64_t i;
-                    if (auto err = v.get_int64().get(i))
-                        return err;
+                    if (auto err = v.get_int64().get(i)) return err;
                     if (key.size() == 11 && (key == "External id" || key == "external id"))
                         ev.externalId = i;
                     else if (key.size() == 11 && key == "correlation")
@@ -129,72 +326,55 @@ struct EventParser::Impl {
                     shard.addInt(key, i);
                 } else if (nt == ondemand::number_type::unsigned_integer) {
                     uint64_t u;
-                    if (auto err = v.get_uint64().get(u))
-                        return err;
+                    if (auto err = v.get_uint64().get(u)) return err;
                     shard.addUInt(key, u);
                 } else {
                     double d;
-                    if (v.get_double().get(d)) {
-                        // Out-of-range literals (e.g. 1e999): keep the text.
-                        std::string_view tok = v.raw_json_token();
-                        while (!tok.empty() && isJsonSpace(tok.back()))
-                            tok.remove_suffix(1);
-                        shard.addString(key, tok);
-                    } else {
+                    if (nt == ondemand::number_type::floating_point_number && !v.get_double().get(d)) {
                         shard.addDouble(key, d);
+                    } else {
+                        // Integers beyond 64 bits and out-of-range literals (1e999): keep the exact
+                        // text, as JSON, so nothing is rounded away.
+                        const std::string_view tok = trimRight(v.raw_json_token());
+                        if (!isNumberSyntax(tok)) return NUMBER_ERROR;
+                        shard.addJson(key, tok);
                     }
                 }
                 break;
             }
             case ondemand::json_type::string: {
                 std::string_view s;
-                if (auto err = v.get_string().get(s))
-                    return err;
+                if (auto err = stringValue(v, s)) return err;
                 shard.addString(key, s);
                 break;
             }
             case ondemand::json_type::boolean: {
                 bool b;
-                if (auto err = v.get_bool().get(b))
-                    return err;
+                if (auto err = v.get_bool().get(b)) return err;
                 shard.addBool(key, b);
                 break;
             }
-            case ondemand::json_type::null:
-                if (!v.is_null())
-                    return INCORRECT_TYPE;
+            case ondemand::json_type::null: {
+                if (auto err = validate(v)) return err;
                 shard.addNull(key);
                 break;
-            case ondemand::json_type::array: {
-                ondemand::array a;
-                if (auto err = v.get_array().get(a))
-                    return err;
-                std::string_view rawJson;
-                if (auto err = a.raw_json().get(rawJson))
-                    return err;
-                std::string keyCopy;
-                if (key.data() == scratch.data()) {
-                    keyCopy.assign(key);
-                    key = keyCopy;
-                }
-                canonicalJson(rawJson, scratch);
-                shard.addJson(key, scratch);
-                break;
             }
+            case ondemand::json_type::array:
             case ondemand::json_type::object: {
-                ondemand::object o;
-                if (auto err = v.get_object().get(o))
-                    return err;
                 std::string_view rawJson;
-                if (auto err = o.raw_json().get(rawJson))
-                    return err;
-                std::string keyCopy;
-                if (key.data() == scratch.data()) {
-                    keyCopy.assign(key);
-                    key = keyCopy;
+                if (t == ondemand::json_type::array) {
+                    ondemand::array a;
+                    if (auto err = v.get_array().get(a)) return err;
+                    if (auto err = a.raw_json().get(rawJson)) return err;
+                } else {
+                    ondemand::object o;
+                    if (auto err = v.get_object().get(o)) return err;
+                    if (auto err = o.raw_json().get(rawJson)) return err;
                 }
-                canonicalJson(rawJson, scratch);
-                shard.addJson(key, scratch);
+                // raw_json() only checked the nesting; canonicalJsonView checks the scalars.
+                std::string_view canon;
+                if (!canonicalJsonView(rawJson, scratch, canon)) return TAPE_ERROR;
+                shard.addJson(key, canon);
                 break;
             }
             }
@@ -203,159 +383,101 @@ struct EventParser::Impl {
         return SUCCESS;
     }
 
-    error_code parseEvent(ondemand::object& obj, RawEvent& ev, ParseCounters& counters)
+    error_code parseEvent(ondemand::object& obj, RawEvent& ev)
     {
         for (auto fieldRes : obj) {
             ondemand::field f;
-            if (auto err = std::move(fieldRes).get(f))
-                return err;
+            if (auto err = std::move(fieldRes).get(f)) return err;
             const char* k = f.key().raw();
             ondemand::value v = f.value();
+            error_code err = SUCCESS;
+            bool known = true;
             switch (k[0]) {
             case 'p':
                 if (keyIs(k, "ph")) {
-                    std::string_view s;
-                    if (auto err = v.get_string().get(s))
-                        return err;
-                    ev.ph = s.empty() ? 0 : s[0];
+                    err = shortString(v, ev.ph);
                 } else if (keyIs(k, "pid")) {
-                    if (auto err = parseRowKey(v, ev.pidNum, ev.pidStr))
-                        return err;
+                    err = rowKey(v, ev.pidNum, ev.pidStr);
                     ev.hasPid = true;
+                } else {
+                    known = false;
                 }
                 break;
             case 'n':
-                if (keyIs(k, "name")) {
-                    std::string_view s;
-                    if (v.get_string().get(s)) {
-                        // A non-string name: keep its JSON text.
-                        s = v.raw_json_token();
-                        while (!s.empty() && isJsonSpace(s.back()))
-                            s.remove_suffix(1);
-                    }
-                    ev.name = intern(s);
-                }
+                if ((known = keyIs(k, "name"))) err = textField(v, ev.name);
                 break;
             case 'c':
-                if (keyIs(k, "cat")) {
-                    std::string_view s;
-                    if (auto err = v.get_string().get(s))
-                        return err;
-                    ev.cat = intern(s);
-                }
+                if ((known = keyIs(k, "cat"))) err = textField(v, ev.cat);
                 break;
             case 't':
                 if (keyIs(k, "ts")) {
-                    const std::string_view tok = v.raw_json_token();
-                    ev.hasTs = parseMicrosToNs(tok, ev.ts);
+                    err = micros(v, ev.ts, ev.hasTs);
                 } else if (keyIs(k, "tid")) {
-                    if (auto err = parseRowKey(v, ev.tidNum, ev.tidStr))
-                        return err;
+                    err = rowKey(v, ev.tidNum, ev.tidStr);
                     ev.hasTid = true;
+                } else {
+                    known = false;
                 }
                 break;
             case 'd':
-                if (keyIs(k, "dur")) {
-                    const std::string_view tok = v.raw_json_token();
-                    TimeNs d;
-                    if (parseMicrosToNs(tok, d))
-                        ev.dur = d < 0 ? 0 : d;
+                if ((known = keyIs(k, "dur"))) {
+                    TimeNs d = 0;
+                    bool ok = false;
+                    err = micros(v, d, ok);
+                    if (ok) ev.dur = d < 0 ? 0 : d;
                 }
                 break;
             case 'a':
-                if (keyIs(k, "args")) {
+                if ((known = keyIs(k, "args"))) {
                     ondemand::json_type t;
-                    if (auto err = v.type().get(t))
-                        return err;
+                    if ((err = v.type().get(t))) break;
                     if (t == ondemand::json_type::object) {
                         ondemand::object a;
-                        if (auto err = v.get_object().get(a))
-                            return err;
-                        if (auto err = parseArgs(a, ev))
-                            return err;
+                        if (!(err = v.get_object().get(a))) err = parseArgs(a, ev);
+                    } else {
+                        err = validate(v);
                     }
                 }
                 break;
             case 'i':
-                if (keyIs(k, "id")) {
-                    ondemand::json_type t;
-                    if (auto err = v.type().get(t))
-                        return err;
-                    if (t == ondemand::json_type::number) {
-                        uint64_t u;
-                        int64_t i;
-                        double d;
-                        if (!v.get_uint64().get(u))
-                            ev.flowId = u;
-                        else if (!v.get_int64().get(i))
-                            ev.flowId = uint64_t(i);
-                        else if (!v.get_double().get(d))
-                            ev.flowId = uint64_t(int64_t(d));
-                        ev.hasId = true;
-                    } else if (t == ondemand::json_type::string) {
-                        std::string_view s;
-                        if (auto err = v.get_string().get(s))
-                            return err;
-                        int64_t n;
-                        if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-                            ev.flowId = std::strtoull(std::string(s.substr(2)).c_str(), nullptr, 16);
-                        } else if (parseInt64(s, n)) {
-                            ev.flowId = uint64_t(n);
-                        } else {
-                            ev.flowId = hashString(s);
-                        }
-                        ev.hasId = true;
-                    }
-                }
+                if ((known = keyIs(k, "id"))) err = flowId(v, ev);
                 break;
             case 'b':
-                if (keyIs(k, "bp")) {
-                    std::string_view s;
-                    if (!v.get_string().get(s))
-                        ev.bindEnclosing = s == "e";
+                if ((known = keyIs(k, "bp"))) {
+                    char c = 0;
+                    err = shortString(v, c);
+                    ev.bindEnclosing = c == 'e';
                 }
                 break;
             case 's':
-                if (keyIs(k, "s")) {
-                    std::string_view s;
-                    if (!v.get_string().get(s) && !s.empty())
-                        ev.scope = s[0];
-                }
+                if ((known = keyIs(k, "s"))) err = shortString(v, ev.scope);
                 break;
             default:
+                known = false;
                 break;
             }
+            if (!known) err = validate(v);
+            if (err) return err;
         }
-        (void)counters;
         return SUCCESS;
     }
+
+    void parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out);
 };
 
-EventParser::EventParser(ArgShard& shard) : d(std::make_unique<Impl>(shard)) {}
-EventParser::~EventParser() = default;
-
-size_t EventParser::padding() { return SIMDJSON_PADDING; }
-
-void EventParser::parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out)
+void EventParser::Impl::parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out)
 {
-    out.strings = std::make_unique<StringPool>();
-    d->strings = out.strings.get();
-    out.events.clear();
-    out.events.reserve(textSize / 256 + 16);
-    out.status = ChunkResult::Status::Ok;
-    out.goodEnd = 0;
     const char* text = buffer + 1;
     auto fail = [&](error_code err, const char* at) {
         out.status = ChunkResult::Status::Error;
         out.error = error_message(err);
         out.errorOffset = at && at >= text ? size_t(at - text) : out.goodEnd;
-        if (out.errorOffset > textSize)
-            out.errorOffset = textSize;
+        if (out.errorOffset > textSize) out.errorOffset = textSize;
     };
 
     padded_string_view json(buffer, textSize + 2, capacity);
     ondemand::document doc;
-    if (auto err = d->parser.iterate(json).get(doc)) {
+    if (auto err = parser.iterate(json).get(doc)) {
         fail(err, nullptr);
         return;
     }
@@ -366,8 +488,7 @@ void EventParser::parse(const char* buffer, size_t textSize, size_t capacity, Ch
     }
     auto location = [&doc]() -> const char* {
         const char* p = nullptr;
-        if (doc.current_location().get(p))
-            return nullptr;
+        if (doc.current_location().get(p)) return nullptr;
         return p;
     };
     for (auto elemRes : arr) {
@@ -383,40 +504,31 @@ void EventParser::parse(const char* buffer, size_t textSize, size_t capacity, Ch
         }
         if (t != ondemand::json_type::object) {
             ++out.counters.notObjects;
-            // Skip the value by consuming it as raw JSON.
-            std::string_view skipped;
-            if (t == ondemand::json_type::array) {
-                ondemand::array a;
-                if (!elem.get_array().get(a))
-                    if (a.raw_json().get(skipped)) {
-                        fail(TAPE_ERROR, location());
-                        return;
-                    }
-            } else {
-                skipped = elem.raw_json_token();
+            if (auto err = validate(elem)) {
+                fail(err, location());
+                return;
             }
-            continue;
-        }
-        ondemand::object obj;
-        if (auto err = elem.get_object().get(obj)) {
-            fail(err, location());
-            return;
-        }
-        RawEvent ev;
-        if (auto err = d->parseEvent(obj, ev, out.counters)) {
-            fail(err, location());
-            return;
-        }
-        ++out.counters.events;
-        if (ev.ph == 0) {
-            ++out.counters.missingPh;
         } else {
-            ++out.counters.byPhase[uint8_t(ev.ph) & 127];
-            out.events.push_back(ev);
+            ondemand::object obj;
+            if (auto err = elem.get_object().get(obj)) {
+                fail(err, location());
+                return;
+            }
+            RawEvent ev;
+            if (auto err = parseEvent(obj, ev)) {
+                fail(err, location());
+                return;
+            }
+            ++out.counters.events;
+            if (ev.ph == 0) {
+                ++out.counters.missingPh;
+            } else {
+                ++out.counters.byPhase[uint8_t(ev.ph) & 127];
+                out.events.push_back(ev);
+            }
         }
         const char* here = location();
-        if (here)
-            out.goodEnd = size_t(here - text);
+        if (here) out.goodEnd = size_t(here - text);
     }
     // At the end of the document current_location() reports OUT_OF_BOUNDS.
     const char* here = nullptr;
@@ -436,6 +548,49 @@ void EventParser::parse(const char* buffer, size_t textSize, size_t capacity, Ch
     out.status = ChunkResult::Status::ArrayClosed;
     out.arrayEnd = size_t(p + 1 - text);
     out.goodEnd = out.arrayEnd;
+}
+
+EventParser::EventParser(ArgShard& shard, unsigned poolId) : d(std::make_unique<Impl>(shard, poolId)) {}
+EventParser::~EventParser() = default;
+
+size_t EventParser::padding()
+{
+    return SIMDJSON_PADDING;
+}
+
+const StringPool& EventParser::strings() const
+{
+    return d->strings;
+}
+
+void EventParser::reserve(size_t chunkBytes)
+{
+    // Failing here only means the parser allocates on first use instead.
+    const error_code err = d->parser.allocate(chunkBytes + 2);
+    (void)err;
+}
+
+void EventParser::parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out)
+{
+    out.strings.reset();
+    out.sharedStrings = &d->strings;
+    out.poolId = d->poolId;
+    out.events.clear();
+    out.counters = ParseCounters();
+    out.status = ChunkResult::Status::Ok;
+    out.goodEnd = 0;
+    out.arrayEnd = 0;
+    out.errorOffset = 0;
+    out.error.clear();
+    try {
+        d->parse(buffer, textSize, capacity, out);
+    } catch (const std::exception& e) {
+        // Nothing in the parser is meant to throw; running out of memory can.
+        out.status = ChunkResult::Status::Error;
+        out.error = e.what();
+        out.errorOffset = out.goodEnd;
+    }
+    out.stringCount = d->strings.size();
 }
 
 } // namespace ks

@@ -2,6 +2,7 @@
 
 #include "model/args.h"
 #include "model/types.h"
+#include "util/largeallocator.h"
 #include "util/stringpool.h"
 
 #include <cstdint>
@@ -11,9 +12,9 @@
 
 namespace ks {
 
-// An event as parsed from one chunk, before it is placed in the model. Strings are ids in the
-// chunk's own pool (parsers run in parallel and must not share one); args are already encoded in
-// the trace's ArgStore shard that belongs to the parsing thread.
+// An event as parsed from one chunk, before it is placed in the model. Strings are ids in the pool of
+// the parser that read it (parsers run in parallel and must not share one); args are already encoded
+// in the trace's ArgStore shard that belongs to the parsing thread.
 struct RawEvent {
     static constexpr uint32_t kNoString = UINT32_MAX;
 
@@ -67,14 +68,24 @@ struct ChunkResult {
 
     uint64_t index = 0;
     Status status = Status::Ok;
-    std::vector<RawEvent> events;
+    LargeVector<RawEvent> events;
+    // Where the events' string ids point: either a pool owned by this chunk (one-shot producers), or
+    // the persistent pool of the parser that read it, shared by all its chunks. The builder maps a
+    // shared pool's ids to the trace's incrementally, so a name repeated in every chunk is interned
+    // into the trace once, not once per chunk.
     std::unique_ptr<StringPool> strings;
+    const StringPool* sharedStrings = nullptr;
+    unsigned poolId = 0;    // which parser's pool sharedStrings is
+    size_t stringCount = 0; // size of sharedStrings when this chunk was done
     ParseCounters counters;
     // Offsets are relative to the chunk's text (the bytes between the artificial brackets).
-    size_t goodEnd = 0;      // end of the last fully parsed event
-    size_t arrayEnd = 0;     // ArrayClosed: offset just past the closing ']'
-    size_t errorOffset = 0;  // Error: where the parser gave up
+    size_t goodEnd = 0;     // end of the last fully parsed event
+    size_t arrayEnd = 0;    // ArrayClosed: offset just past the closing ']'
+    size_t errorOffset = 0; // Error: where the parser gave up
     std::string error;
+
+    const StringPool& pool() const { return strings ? *strings : *sharedStrings; }
+    size_t poolSize() const { return strings ? strings->size() : stringCount; }
 };
 
 } // namespace ks

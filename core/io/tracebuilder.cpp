@@ -1,57 +1,38 @@
 #include "io/tracebuilder.h"
 
+#include "io/flowlinker.h"
 #include "io/jsonscan.h"
 #include "io/numparse.h"
+#include "io/rowtable.h"
 #include "util/hash.h"
-
-#include <nlohmann/json.hpp>
+#include "util/largeallocator.h"
+#include "util/nearsort.h"
 
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <thread>
-#include <unordered_map>
 
 namespace ks {
 
 namespace {
 
-struct PendingSlice {
-    TimeNs start;
-    TimeNs dur;
-    StringId name;
-    StringId cat;
-    ArgsRef args;
-    uint32_t seq; // arrival order within the track, the last sort key
-};
-
+// A slice's link ids, kept per track until the track's final row order is known.
 struct PendingLink {
-    uint32_t seq;
+    uint32_t row; // staged row
     int64_t externalId;
     int64_t correlation;
 };
 
-struct TrackPending {
-    std::vector<PendingSlice> slices;
-    std::vector<PendingLink> links;
-    std::vector<std::pair<uint64_t, InstantEvent>> instants; // (arrival, event)
-};
-
-struct FlowEnd {
-    char ph;
-    bool bindEnclosing;
-    uint64_t id;
-    StringId cat;
-    StringId name;
-    RowKey pid;
-    RowKey tid;
-    TimeNs ts;
+struct TrackStage {
+    Column<PendingLink> links;
+    LargeVector<std::pair<uint64_t, InstantEvent>> instants; // (arrival, event)
 };
 
 struct PendingMeta {
     StringId name;
-    RowKey pid;
-    RowKey tid;
+    uint32_t row;
     bool hasTid;
     ArgsRef args;
 };
@@ -70,39 +51,37 @@ struct PendingCounter {
     uint64_t seq;
 };
 
-struct TrackKeyHash {
-    size_t operator()(const std::tuple<RowKey, RowKey, uint8_t>& k) const
-    {
-        const auto& [p, t, kind] = k;
-        uint64_t h = mix64(uint64_t(p.number) ^ (uint64_t(p.string.value) << 32));
-        h = mix64(h ^ uint64_t(t.number) ^ (uint64_t(t.string.value) << 32));
-        return size_t(h ^ kind);
-    }
-};
-
-struct PidTidHash {
-    size_t operator()(const std::pair<RowKey, RowKey>& k) const
-    {
-        uint64_t h = mix64(uint64_t(k.first.number) ^ (uint64_t(k.first.string.value) << 32));
-        return size_t(mix64(h ^ uint64_t(k.second.number) ^ (uint64_t(k.second.string.value) << 32)));
-    }
-};
-
 bool stepNumber(std::string_view name, int64_t& n)
 {
     // "ProfilerStep#12"; tolerate spaces the way HTA's regex does.
     constexpr std::string_view prefix = "ProfilerStep";
-    if (name.substr(0, prefix.size()) != prefix)
-        return false;
+    if (name.substr(0, prefix.size()) != prefix) return false;
     size_t i = prefix.size();
     while (i < name.size() && name[i] == ' ')
         ++i;
-    if (i >= name.size() || name[i] != '#')
-        return false;
+    if (i >= name.size() || name[i] != '#') return false;
     ++i;
     while (i < name.size() && name[i] == ' ')
         ++i;
     return parseInt64(name.substr(i), n);
+}
+
+// Runs fn(i) for i in [0, n) on up to `threads` threads, handing out indices in order.
+template <typename Fn>
+void parallelFor(size_t n, unsigned threads, Fn&& fn)
+{
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
+            fn(i);
+    };
+    threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, n)));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
 }
 
 } // namespace
@@ -114,49 +93,66 @@ struct TraceBuilder::Impl {
     ParseCounters counters;
     uint64_t arrival = 0;
 
-    std::vector<StringId> remap;
-    std::vector<TrackPending> pending; // indexed by TrackId
-    std::unordered_map<std::tuple<RowKey, RowKey, uint8_t>, TrackId, TrackKeyHash> trackCache;
-    std::vector<FlowEnd> flowEnds;
+    // String ids of parser pools mapped to the trace's pool: grown incrementally for shared pools
+    // (indexed by pool id), rebuilt per chunk for chunk-owned pools.
+    std::vector<std::vector<StringId>> sharedRemaps;
+    std::vector<StringId> ownRemap;
+    const std::vector<StringId>* remap = nullptr;
+    std::vector<uint8_t> kindOfString; // by trace StringId: EventKind + 1 once the category is known
+
+    RowTable rows;
+    std::vector<TrackStage> stages; // by TrackId
+    Column<FlowEnd> flowEnds;
     std::vector<PendingMeta> metas;
-    std::map<std::pair<RowKey, RowKey>, std::vector<OpenB>> openB;
-    std::vector<MemoryEvent> memory;
-    std::vector<PendingCounter> counterSamples;
+    std::map<uint32_t, std::vector<OpenB>> openB; // by row
+    Column<MemoryEvent> memory;                   // becomes the trace's column when already in time order
+    LargeVector<PendingCounter> counterSamples;
 
     uint64_t unmatchedE = 0;
     uint64_t unmatchedB = 0;
     uint64_t missingDur = 0;
     uint64_t unsupported[128] = {};
     uint64_t flowsWithoutSlice = 0;
-    uint64_t missingPidTid = 0;
 
-    StringId catMemoryInstant;
     StringId nameMemory;
     StringId nameOom;
+    StringId spansString;
 
-    StringId global(uint32_t local) const { return local == RawEvent::kNoString ? StringId() : remap[local]; }
+    StringId global(uint32_t local) const
+    {
+        return local == RawEvent::kNoString ? StringId() : (*remap)[local];
+    }
 
     RowKey pidKey(const RawEvent& e) const
     {
-        return e.pidStr != RawEvent::kNoString ? RowKey::fromString(remap[e.pidStr]) : RowKey::fromNumber(e.pidNum);
+        return e.pidStr != RawEvent::kNoString ? RowKey::fromString((*remap)[e.pidStr])
+                                               : RowKey::fromNumber(e.pidNum);
     }
     RowKey tidKey(const RawEvent& e) const
     {
-        return e.tidStr != RawEvent::kNoString ? RowKey::fromString(remap[e.tidStr]) : RowKey::fromNumber(e.tidNum);
+        return e.tidStr != RawEvent::kNoString ? RowKey::fromString((*remap)[e.tidStr])
+                                               : RowKey::fromNumber(e.tidNum);
+    }
+
+    EventKind kindOf(StringId cat)
+    {
+        if (!cat.valid()) return EventKind::Other;
+        if (cat.value >= kindOfString.size())
+            kindOfString.resize(std::max<size_t>(cat.value + 1, kindOfString.size() * 2), 0);
+        uint8_t& k = kindOfString[cat.value];
+        if (k == 0) k = uint8_t(trace.kindOf(trace.internCategory(trace.str(cat)))) + 1;
+        return EventKind(k - 1);
     }
 
     ProcessKind processKindFor(RowKey pid, TrackKind tk) const
     {
         if (pid.isString()) {
             const std::string_view s = trace.str(pid.string);
-            if (s == "Spans")
-                return ProcessKind::Spans;
-            if (s == "CPU functions")
-                return ProcessKind::Cpu;
+            if (s == "Spans") return ProcessKind::Spans;
+            if (s == "CPU functions") return ProcessKind::Cpu;
             return ProcessKind::Other;
         }
-        if (pid.number == -1 && tk == TrackKind::Other)
-            return ProcessKind::Overhead;
+        if (pid.number == -1 && tk == TrackKind::Other) return ProcessKind::Overhead;
         switch (tk) {
         case TrackKind::GpuStream:
         case TrackKind::GpuAnnotation:
@@ -170,17 +166,15 @@ struct TraceBuilder::Impl {
         }
     }
 
-    TrackId trackFor(RowKey pid, RowKey tid, TrackKind kind)
+    TrackId trackFor(uint32_t rowIndex, TrackKind kind)
     {
-        const auto key = std::make_tuple(pid, tid, uint8_t(kind));
-        auto it = trackCache.find(key);
-        if (it != trackCache.end())
-            return it->second;
-        const ProcessId p = trace.findOrAddProcess(pid, processKindFor(pid, kind));
-        const TrackId t = trace.findOrAddTrack(p, tid, kind);
-        trackCache.emplace(key, t);
-        if (pending.size() <= t.value)
-            pending.resize(t.value + 1);
+        RowTable::Row& row = rows.row(rowIndex);
+        TrackId& t = row.tracks[size_t(kind)];
+        if (!t.valid()) {
+            const ProcessId p = trace.findOrAddProcess(row.pid, processKindFor(row.pid, kind));
+            t = trace.findOrAddTrack(p, row.tid, kind);
+            if (stages.size() <= t.value) stages.resize(t.value + 1);
+        }
         return t;
     }
 
@@ -202,30 +196,26 @@ struct TraceBuilder::Impl {
         default:
             break;
         }
-        if (pid.isString() && trace.str(pid.string) == "Spans")
-            return TrackKind::Span;
+        if (pid.isString() && pid.string == spansString) return TrackKind::Span;
         return TrackKind::CpuThread;
     }
 
     void addSlice(TrackId t, TimeNs start, TimeNs dur, StringId name, StringId cat, ArgsRef args, int64_t ext,
                   int64_t corr)
     {
-        TrackPending& tp = pending[t.value];
-        const uint32_t seq = uint32_t(tp.slices.size());
-        tp.slices.push_back(PendingSlice{start, dur, name, cat, args, seq});
-        if (ext >= 0 || corr >= 0)
-            tp.links.push_back(PendingLink{seq, ext, corr});
+        const uint32_t row = trace.track(t).slices.stage(start, dur, name, cat, args);
+        if (ext >= 0 || corr >= 0) stages[t.value].links.push_back(PendingLink{row, ext, corr});
     }
 
-    void addMemory(const RawEvent& e, StringId name, RowKey pid, RowKey tid)
+    void addMemory(const RawEvent& e, StringId name, uint32_t row)
     {
         MemoryEvent m;
         m.ts = e.ts;
         m.name = name;
         m.category = global(e.cat);
-        m.outOfMemory = trace.str(name) == "[OutOfMemory]";
+        m.outOfMemory = name == nameOom;
         m.args = e.args;
-        m.track = trackFor(pid, tid, TrackKind::CpuThread);
+        m.track = trackFor(row, TrackKind::CpuThread);
         trace.args().forEach(e.args, [&m](const Arg& a) {
             const std::string_view k = a.key;
             if (k == "Device Type")
@@ -248,10 +238,10 @@ struct TraceBuilder::Impl {
 
     void addCounter(const RawEvent& e, StringId name, RowKey pid)
     {
-        const ProcessId p = trace.findOrAddProcess(pid, pid.isString() ? ProcessKind::Other : ProcessKind::Cpu);
+        const ProcessId p =
+            trace.findOrAddProcess(pid, pid.isString() ? ProcessKind::Other : ProcessKind::Cpu);
         trace.args().forEach(e.args, [&](const Arg& a) {
-            if (!a.value.isNumber())
-                return true;
+            if (!a.value.isNumber()) return true;
             const StringId series = trace.strings().intern(a.key);
             const CounterTrackId c = trace.findOrAddCounter(p, name, series);
             counterSamples.push_back(PendingCounter{c, e.ts, a.value.toDouble(), arrival});
@@ -263,9 +253,9 @@ struct TraceBuilder::Impl {
     {
         ++arrival;
         const StringId name = global(e.name);
-        StringId cat = global(e.cat);
+        const StringId cat = global(e.cat);
         const RowKey pid = pidKey(e);
-        const RowKey tid = tidKey(e);
+        const uint32_t row = rows.find(pid, tidKey(e));
         switch (e.ph) {
         case 'X': {
             if (!e.hasTs) {
@@ -277,31 +267,27 @@ struct TraceBuilder::Impl {
                 ++missingDur;
                 dur = 0;
             }
-            const EventKind kind = trace.kindOf(cat);
-            const TrackId t = trackFor(pid, tid, trackKindFor(kind, pid));
-            addSlice(t, e.ts, dur, name, cat, e.args, e.externalId, e.correlation);
+            addSlice(trackFor(row, trackKindFor(kindOf(cat), pid)), e.ts, dur, name, cat, e.args,
+                     e.externalId, e.correlation);
             return;
         }
-        case 'B': {
+        case 'B':
             if (!e.hasTs) {
                 ++counters.missingTs;
                 return;
             }
-            openB[{pid, tid}].push_back(OpenB{e.ts, name, cat, e.args});
+            openB[row].push_back(OpenB{e.ts, name, cat, e.args});
             return;
-        }
         case 'E': {
-            auto it = openB.find({pid, tid});
+            auto it = openB.find(row);
             if (it == openB.end() || it->second.empty() || !e.hasTs) {
                 ++unmatchedE;
                 return;
             }
             const OpenB b = it->second.back();
             it->second.pop_back();
-            const EventKind kind = trace.kindOf(b.cat);
-            const TrackId t = trackFor(pid, tid, trackKindFor(kind, pid));
-            addSlice(t, b.ts, std::max<TimeNs>(0, e.ts - b.ts), b.name, b.cat, b.args.valid() ? b.args : e.args,
-                     e.externalId, e.correlation);
+            addSlice(trackFor(row, trackKindFor(kindOf(b.cat), pid)), b.ts, std::max<TimeNs>(0, e.ts - b.ts),
+                     b.name, b.cat, b.args.valid() ? b.args : e.args, e.externalId, e.correlation);
             return;
         }
         case 'i':
@@ -311,31 +297,30 @@ struct TraceBuilder::Impl {
                 return;
             }
             if (name == nameMemory || name == nameOom) {
-                addMemory(e, name, pid, tid);
+                addMemory(e, name, row);
                 return;
             }
-            const TrackId t = trackFor(pid, tid, TrackKind::CpuThread);
+            const TrackId t = trackFor(row, TrackKind::CpuThread);
             InstantEvent inst;
             inst.ts = e.ts;
             inst.name = name;
             inst.category = cat;
             inst.args = e.args;
             inst.scope = e.scope ? e.scope : 't';
-            pending[t.value].instants.emplace_back(arrival, inst);
+            stages[t.value].instants.emplace_back(arrival, inst);
             return;
         }
         case 's':
         case 'f':
-        case 't': {
+        case 't':
             if (!e.hasTs || !e.hasId) {
                 ++counters.missingTs;
                 return;
             }
-            flowEnds.push_back(FlowEnd{e.ph, e.bindEnclosing, e.flowId, cat, name, pid, tid, e.ts});
+            flowEnds.push_back(FlowEnd{e.flowId, e.ts, row, cat, name, e.ph, e.bindEnclosing});
             return;
-        }
         case 'M':
-            metas.push_back(PendingMeta{name, pid, tid, e.hasTid, e.args});
+            metas.push_back(PendingMeta{name, row, e.hasTid, e.args});
             return;
         case 'C':
             if (!e.hasTs) {
@@ -350,96 +335,113 @@ struct TraceBuilder::Impl {
         }
     }
 
-    // --- finish ---------------------------------------------------------------------------
-
-    void buildTrack(TrackId id, std::vector<SliceLinkIds>& links, std::vector<Step>& steps,
-                    const std::vector<int64_t>& stepOfName)
+    void mapStrings(const ChunkResult& chunk)
     {
-        TrackPending& tp = pending[id.value];
-        auto& v = tp.slices;
-        auto less = [](const PendingSlice& a, const PendingSlice& b) {
-            if (a.start != b.start)
-                return a.start < b.start;
-            if (a.dur != b.dur)
-                return a.dur > b.dur;
-            return a.seq < b.seq;
-        };
-        if (!std::is_sorted(v.begin(), v.end(), less))
-            std::sort(v.begin(), v.end(), less);
-        Track& track = trace.track(id);
-        SliceTrack& st = track.slices;
-        std::vector<uint32_t> rowOfSeq;
-        if (!tp.links.empty())
-            rowOfSeq.resize(v.size());
-        for (const PendingSlice& s : v) {
-            const uint32_t row = st.append(s.start, s.dur, s.name, s.cat, s.args);
-            if (!rowOfSeq.empty())
-                rowOfSeq[s.seq] = row;
-            if (track.kind == TrackKind::CpuThread && s.name.value < stepOfName.size() &&
-                stepOfName[s.name.value] != INT64_MIN)
-                steps.push_back(Step{stepOfName[s.name.value], s.start, s.start + s.dur, SliceRef{id, row}});
+        const StringPool& local = chunk.pool();
+        std::vector<StringId>* map = &ownRemap;
+        size_t from = 0;
+        if (chunk.strings) {
+            ownRemap.clear();
+        } else {
+            if (sharedRemaps.size() <= chunk.poolId) sharedRemaps.resize(chunk.poolId + 1);
+            map = &sharedRemaps[chunk.poolId];
+            from = map->size();
         }
-        for (const PendingLink& l : tp.links)
-            links.push_back(SliceLinkIds{SliceRef{id, rowOfSeq[l.seq]}, l.externalId, l.correlation});
-        std::vector<PendingSlice>().swap(v);
-        std::vector<PendingLink>().swap(tp.links);
+        const size_t n = chunk.poolSize();
+        for (size_t i = from; i < n; ++i) {
+            const StringId id{uint32_t(i)};
+            const std::string_view s = local.view(id);
+            map->push_back(trace.strings().intern(s, local.hashOf(id)));
+            if (s == "CPU functions") trace.metadata().legacyCpuFunctions = true;
+        }
+        remap = map;
+    }
 
-        auto& inst = tp.instants;
-        std::stable_sort(inst.begin(), inst.end(),
-                         [](const auto& a, const auto& b) { return a.second.ts < b.second.ts; });
-        for (const auto& [arr, ev] : inst)
-            track.instants.push_back(ev);
-        if (!inst.empty())
-            st.advanceTime(inst.back().second.ts);
-        decltype(tp.instants)().swap(inst);
+    // --- finish ---------------------------------------------------------------------------------
+
+    void closeOpenB()
+    {
+        for (auto& [row, stack] : openB) {
+            for (const OpenB& b : stack) {
+                ++unmatchedB;
+                const TrackId t = trackFor(row, trackKindFor(kindOf(b.cat), rows.row(row).pid));
+                // Chrome shows an unterminated B until the end of the trace; we end it at the last
+                // time seen on its row, or give it zero length.
+                const SliceTrack& st = trace.track(t).slices;
+                TimeNs end = b.ts;
+                for (size_t r = 0; r < st.size(); ++r)
+                    end = std::max(end, st.start(r) + st.duration(r));
+                addSlice(t, b.ts, end - b.ts, b.name, b.cat, b.args, -1, -1);
+            }
+        }
+        openB.clear();
     }
 
     void buildTracks(unsigned threads)
     {
-        // Which names are ProfilerStep#N, computed once over the string pool.
+        // Which names are ProfilerStep#N, decided once per string.
         std::vector<int64_t> stepOfName(trace.strings().size(), INT64_MIN);
         for (size_t i = 0; i < stepOfName.size(); ++i) {
             int64_t n;
-            if (stepNumber(trace.strings().view(StringId(uint32_t(i))), n))
-                stepOfName[i] = n;
+            if (stepNumber(trace.strings().view(StringId(uint32_t(i))), n)) stepOfName[i] = n;
         }
         const size_t n = trace.trackCount();
-        pending.resize(n);
+        stages.resize(n);
         // Largest tracks first so the threads finish together.
         std::vector<uint32_t> order(n);
         for (uint32_t i = 0; i < n; ++i)
             order[i] = i;
         std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
-            return pending[a].slices.size() > pending[b].slices.size();
+            return trace.track(TrackId(a)).slices.size() > trace.track(TrackId(b)).slices.size();
         });
-        threads = std::max(1u, std::min<unsigned>(threads, unsigned(n)));
-        std::vector<std::vector<SliceLinkIds>> links(threads);
-        std::vector<std::vector<Step>> steps(threads);
-        std::atomic<size_t> next{0};
-        auto work = [&](unsigned w) {
-            while (true) {
-                const size_t i = next.fetch_add(1);
-                if (i >= n)
-                    return;
-                buildTrack(TrackId(order[i]), links[w], steps[w], stepOfName);
+        std::vector<std::vector<Step>> steps(n);
+        parallelFor(n, threads, [&](size_t k) {
+            const TrackId id(order[k]);
+            Track& track = trace.track(id);
+            SliceTrack& st = track.slices;
+            TrackStage& stage = stages[id.value];
+            const LargeVector<uint32_t> newRow = st.finishStaged();
+            if (!newRow.empty()) {
+                // Rows moved: the links follow them and are put back in row order.
+                LargeVector<PendingLink> links(stage.links.size());
+                for (size_t i = 0; i < links.size(); ++i) {
+                    links[i] = stage.links[i];
+                    links[i].row = newRow[links[i].row];
+                }
+                sortNearlySorted(links.data(), links.size(),
+                                 [](const PendingLink& a, const PendingLink& b) { return a.row < b.row; });
+                stage.links = Column<PendingLink>();
+                stage.links.append(links.data(), links.size());
             }
-        };
-        if (threads == 1) {
-            work(0);
-        } else {
-            std::vector<std::thread> pool;
-            for (unsigned w = 1; w < threads; ++w)
-                pool.emplace_back(work, w);
-            work(0);
-            for (auto& t : pool)
-                t.join();
+            if (track.kind == TrackKind::CpuThread) {
+                for (size_t r = 0; r < st.size(); ++r) {
+                    const StringId name = st.name(r);
+                    if (name.value < stepOfName.size() && stepOfName[name.value] != INT64_MIN)
+                        steps[id.value].push_back(
+                            Step{stepOfName[name.value], st.start(r), st.end(r), SliceRef{id, uint32_t(r)}});
+                }
+            }
+            auto& inst = stage.instants;
+            std::stable_sort(inst.begin(), inst.end(),
+                             [](const auto& a, const auto& b) { return a.second.ts < b.second.ts; });
+            for (const auto& [arr, ev] : inst)
+                track.instants.push_back(ev);
+            if (!inst.empty()) st.advanceTime(inst.back().second.ts);
+            decltype(stage.instants)().swap(inst);
+        });
+        // Link ids go out sorted by slice reference (track, then row), which readers rely on.
+        std::vector<SliceLinkIds> buffer;
+        for (size_t t = 0; t < n; ++t) {
+            Column<PendingLink>& links = stages[t].links;
+            links.forEachSpan(0, links.size(), [&](const PendingLink* p, size_t count, size_t) {
+                buffer.clear();
+                for (size_t i = 0; i < count; ++i)
+                    buffer.push_back(SliceLinkIds{SliceRef{TrackId(uint32_t(t)), p[i].row}, p[i].externalId,
+                                                  p[i].correlation});
+                trace.linkIds().append(buffer.data(), buffer.size());
+            });
+            links = Column<PendingLink>();
         }
-        std::vector<SliceLinkIds> allLinks;
-        for (auto& l : links)
-            allLinks.insert(allLinks.end(), l.begin(), l.end());
-        std::sort(allLinks.begin(), allLinks.end(),
-                  [](const SliceLinkIds& a, const SliceLinkIds& b) { return a.slice < b.slice; });
-        trace.linkIds().append(allLinks.data(), allLinks.size());
         std::vector<Step> allSteps;
         for (auto& s : steps)
             allSteps.insert(allSteps.end(), s.begin(), s.end());
@@ -447,160 +449,6 @@ struct TraceBuilder::Impl {
             return a.start != b.start ? a.start < b.start : a.number < b.number;
         });
         trace.steps().append(allSteps.data(), allSteps.size());
-    }
-
-    std::unordered_map<std::pair<RowKey, RowKey>, std::vector<TrackId>, PidTidHash> tracksByPidTid;
-    std::unordered_map<SliceRef, int64_t> correlationOf;
-    bool correlationBuilt = false;
-
-    int64_t correlation(SliceRef r)
-    {
-        if (!correlationBuilt) {
-            for (size_t i = 0; i < trace.linkIds().size(); ++i) {
-                const SliceLinkIds& l = trace.linkIds()[i];
-                if (l.correlation >= 0)
-                    correlationOf[l.slice] = l.correlation;
-            }
-            correlationBuilt = true;
-        }
-        auto it = correlationOf.find(r);
-        return it == correlationOf.end() ? -1 : it->second;
-    }
-
-    // Binds a flow end to a slice on its (pid, tid): a slice starting exactly at ts wins (ties: the
-    // one whose correlation equals the flow id, then launch/GPU work, then the deepest); otherwise
-    // the innermost slice enclosing ts; 'f' without "bp":"e" may bind to the next slice (Chrome v1).
-    bool bindEnd(const FlowEnd& fe, TrackId& trackOut, uint32_t& rowOut)
-    {
-        auto it = tracksByPidTid.find({fe.pid, fe.tid});
-        if (it == tracksByPidTid.end())
-            return false;
-        int bestScore = -1;
-        for (TrackId tid : it->second) {
-            const SliceTrack& st = trace.track(tid).slices;
-            const size_t n = st.size();
-            if (n == 0)
-                continue;
-            // First row with start >= ts.
-            size_t lo = 0, hi = n;
-            while (lo < hi) {
-                const size_t mid = (lo + hi) / 2;
-                if (st.start(mid) < fe.ts)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (size_t r = lo; r < n && st.start(r) == fe.ts; ++r) {
-                const EventKind k = trace.kindOf(st.category(r));
-                int score = 10 + st.depth(r);
-                if (isLaunchKind(k) || isGpuWorkKind(k))
-                    score += 1000;
-                if (k == EventKind::GpuUserAnnotation)
-                    score -= 5;
-                if (correlation(SliceRef{tid, uint32_t(r)}) == int64_t(fe.id))
-                    score += 100000;
-                if (score > bestScore) {
-                    bestScore = score;
-                    trackOut = tid;
-                    rowOut = uint32_t(r);
-                }
-            }
-        }
-        if (bestScore >= 0)
-            return true;
-        for (TrackId tid : it->second) {
-            const SliceTrack& st = trace.track(tid).slices;
-            const int64_t r = st.rowAt(fe.ts);
-            if (r >= 0) {
-                trackOut = tid;
-                rowOut = uint32_t(r);
-                return true;
-            }
-        }
-        if (fe.ph == 'f' && !fe.bindEnclosing) {
-            for (TrackId tid : it->second) {
-                const SliceTrack& st = trace.track(tid).slices;
-                size_t lo = 0, hi = st.size();
-                while (lo < hi) {
-                    const size_t mid = (lo + hi) / 2;
-                    if (st.start(mid) < fe.ts)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                if (lo < st.size()) {
-                    trackOut = tid;
-                    rowOut = uint32_t(lo);
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    void buildFlows()
-    {
-        for (size_t i = 0; i < trace.trackCount(); ++i) {
-            const Track& t = trace.track(TrackId(uint32_t(i)));
-            tracksByPidTid[{trace.process(t.process).pid, t.tid}].push_back(t.id);
-        }
-        // Pair starts and ends per (category, id), whatever their order in the file (Kineto often
-        // writes the kernel's 'f' before the launch's 's'); ids repeat across categories (fwdbwd
-        // counts from 1 like small correlation ids). Within one key, the i-th start in time pairs
-        // with the i-th end.
-        struct Ends {
-            std::vector<size_t> starts;
-            std::vector<size_t> finishes;
-        };
-        std::map<std::pair<uint32_t, uint64_t>, Ends> byKey;
-        for (size_t i = 0; i < flowEnds.size(); ++i) {
-            const FlowEnd& fe = flowEnds[i];
-            if (fe.ph == 's')
-                byKey[{fe.cat.value, fe.id}].starts.push_back(i);
-            else if (fe.ph == 'f')
-                byKey[{fe.cat.value, fe.id}].finishes.push_back(i);
-            // 't' (flow step) events carry no binding we use.
-        }
-        std::vector<Flow> flows;
-        flows.reserve(flowEnds.size() / 2 + 1);
-        auto bindInto = [&](const FlowEnd& fe, TrackId& track, uint32_t& row) {
-            if (bindEnd(fe, track, row))
-                return;
-            ++flowsWithoutSlice;
-            row = UINT32_MAX;
-            // Keep the row of an unbound end so the flow can still be drawn from its thread.
-            auto tIt = tracksByPidTid.find({fe.pid, fe.tid});
-            track = (tIt != tracksByPidTid.end() && !tIt->second.empty()) ? tIt->second.front() : TrackId();
-        };
-        auto byTs = [this](size_t a, size_t b) { return flowEnds[a].ts < flowEnds[b].ts; };
-        for (auto& [key, ends] : byKey) {
-            std::stable_sort(ends.starts.begin(), ends.starts.end(), byTs);
-            std::stable_sort(ends.finishes.begin(), ends.finishes.end(), byTs);
-            const size_t n = std::max(ends.starts.size(), ends.finishes.size());
-            for (size_t i = 0; i < n; ++i) {
-                Flow f;
-                f.id = key.second;
-                f.category = StringId(key.first);
-                if (i < ends.starts.size()) {
-                    const FlowEnd& fe = flowEnds[ends.starts[i]];
-                    f.name = fe.name;
-                    f.fromTs = fe.ts;
-                    f.hasFrom = true;
-                    bindInto(fe, f.fromTrack, f.fromRow);
-                }
-                if (i < ends.finishes.size()) {
-                    const FlowEnd& fe = flowEnds[ends.finishes[i]];
-                    if (!f.name.valid())
-                        f.name = fe.name;
-                    f.toTs = fe.ts;
-                    f.hasTo = true;
-                    bindInto(fe, f.toTrack, f.toRow);
-                }
-                flows.push_back(f);
-            }
-        }
-        std::vector<FlowEnd>().swap(flowEnds);
-        trace.flows().append(flows.data(), flows.size());
     }
 
     void applyMetadata()
@@ -615,10 +463,10 @@ struct TraceBuilder::Impl {
             const ArgValue nameArg = trace.args().get(m.args, "name");
             const ArgValue labelsArg = trace.args().get(m.args, "labels");
             const ArgValue sortArg = trace.args().get(m.args, "sort_index");
+            const RowTable::Row& row = rows.row(m.row);
             if (m.name == processName || m.name == processLabels || m.name == processSort) {
-                ProcessId p = trace.findProcess(m.pid);
-                if (!p.valid())
-                    p = trace.addProcess(m.pid, processKindFor(m.pid, TrackKind::CpuThread));
+                ProcessId p = trace.findProcess(row.pid);
+                if (!p.valid()) p = trace.addProcess(row.pid, processKindFor(row.pid, TrackKind::CpuThread));
                 Process& proc = trace.process(p);
                 if (m.name == processName && nameArg.type == ArgType::String)
                     proc.name = sp.intern(nameArg.text);
@@ -629,10 +477,9 @@ struct TraceBuilder::Impl {
                     proc.hasSortIndex = true;
                 }
             } else if (m.name == threadName || m.name == threadSort) {
-                auto it = tracksByPidTid.find({m.pid, m.tid});
-                if (it == tracksByPidTid.end())
-                    continue; // a name for a thread with no events
-                for (TrackId t : it->second) {
+                // A name for a row without events names nothing.
+                for (TrackId t : row.tracks) {
+                    if (!t.valid()) continue;
                     Track& tr = trace.track(t);
                     if (m.name == threadName && nameArg.type == ArgType::String)
                         tr.name = sp.intern(nameArg.text);
@@ -653,62 +500,52 @@ struct TraceBuilder::Impl {
                 gpu |= tk == TrackKind::GpuStream || tk == TrackKind::GpuAnnotation;
                 span |= tk == TrackKind::Span;
             }
-            if (p.kind == ProcessKind::Overhead)
-                continue;
+            if (p.kind == ProcessKind::Overhead) continue;
             if (cpu && !gpu)
                 p.kind = ProcessKind::Cpu;
             else if (gpu && !cpu)
                 p.kind = ProcessKind::Gpu;
             else if (span && !cpu && !gpu)
                 p.kind = ProcessKind::Spans;
-            if (p.kind == ProcessKind::Gpu && !p.pid.isString())
-                p.deviceId = int(p.pid.number);
+            if (p.kind == ProcessKind::Gpu && !p.pid.isString()) p.deviceId = int(p.pid.number);
         }
     }
 
     void finishOther()
     {
-        std::stable_sort(memory.begin(), memory.end(),
-                         [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
-        trace.memoryEvents().append(memory.data(), memory.size());
-        std::vector<MemoryEvent>().swap(memory);
+        bool sorted = true;
+        for (size_t i = 1; i < memory.size() && sorted; ++i)
+            sorted = memory[i - 1].ts <= memory[i].ts;
+        if (sorted && trace.memoryEvents().empty()) {
+            trace.memoryEvents() = std::move(memory);
+        } else {
+            LargeVector<MemoryEvent> events(memory.size());
+            for (size_t i = 0; i < memory.size(); ++i)
+                events[i] = memory[i];
+            std::stable_sort(events.begin(), events.end(),
+                             [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts < b.ts; });
+            trace.memoryEvents().append(events.data(), events.size());
+        }
+        memory = Column<MemoryEvent>();
 
-        std::sort(counterSamples.begin(), counterSamples.end(), [](const PendingCounter& a, const PendingCounter& b) {
-            if (a.counter != b.counter)
-                return a.counter < b.counter;
-            if (a.ts != b.ts)
-                return a.ts < b.ts;
-            return a.seq < b.seq;
-        });
+        std::sort(counterSamples.begin(), counterSamples.end(),
+                  [](const PendingCounter& a, const PendingCounter& b) {
+                      if (a.counter != b.counter) return a.counter < b.counter;
+                      if (a.ts != b.ts) return a.ts < b.ts;
+                      return a.seq < b.seq;
+                  });
         for (const PendingCounter& c : counterSamples)
             trace.counter(c.counter).append(c.ts, c.value);
-        std::vector<PendingCounter>().swap(counterSamples);
-    }
-
-    void closeOpenB()
-    {
-        for (auto& [key, stack] : openB) {
-            for (const OpenB& b : stack) {
-                ++unmatchedB;
-                const EventKind kind = trace.kindOf(b.cat);
-                const TrackId t = trackFor(key.first, key.second, trackKindFor(kind, key.first));
-                // Chrome shows an unterminated B until the end of the trace; we end it at the last
-                // time seen on its row, or give it zero length.
-                TimeNs end = b.ts;
-                for (const PendingSlice& s : pending[t.value].slices)
-                    end = std::max(end, s.start + s.dur);
-                addSlice(t, b.ts, end - b.ts, b.name, b.cat, b.args, -1, -1);
-            }
-        }
-        openB.clear();
+        LargeVector<PendingCounter>().swap(counterSamples);
     }
 };
 
 TraceBuilder::TraceBuilder(Trace& trace) : d(std::make_unique<Impl>(trace))
 {
-    d->catMemoryInstant = trace.internCategory("cpu_instant_event");
+    trace.internCategory("cpu_instant_event");
     d->nameMemory = trace.strings().intern("[memory]");
     d->nameOom = trace.strings().intern("[OutOfMemory]");
+    d->spansString = trace.strings().intern("Spans");
 }
 
 TraceBuilder::~TraceBuilder() = default;
@@ -716,23 +553,7 @@ TraceBuilder::~TraceBuilder() = default;
 void TraceBuilder::addChunk(ChunkResult& chunk)
 {
     d->counters.add(chunk.counters);
-    const StringPool& local = *chunk.strings;
-    const size_t n = local.size();
-    d->remap.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        const StringId id{uint32_t(i)};
-        d->remap[i] = d->trace.strings().intern(local.view(id), local.hashOf(id));
-        if (!d->trace.metadata().legacyCpuFunctions && local.view(id) == "CPU functions")
-            d->trace.metadata().legacyCpuFunctions = true;
-    }
-    // Categories go through the trace once per distinct string so each gets its event kind.
-    std::vector<uint8_t> isCat(n, 0);
-    for (const RawEvent& e : chunk.events) {
-        if (e.cat != RawEvent::kNoString && !isCat[e.cat]) {
-            isCat[e.cat] = 1;
-            d->trace.internCategory(local.view(StringId(e.cat)));
-        }
-    }
+    d->mapStrings(chunk);
     for (const RawEvent& e : chunk.events)
         d->route(e);
 }
@@ -761,23 +582,39 @@ void TraceBuilder::addTopLevel(std::string_view key, std::string_view rawValue)
 void TraceBuilder::finish(unsigned threads)
 {
     d->closeOpenB();
-    d->buildTracks(threads);
-    d->buildFlows();
+    // Flow pairing needs only the flow ends, so it overlaps with finishing the tracks.
+    FlowLinker linker(d->trace, d->rows);
+    std::thread pairing([&] { linker.pair(d->flowEnds); });
+    try {
+        d->buildTracks(threads);
+    } catch (...) {
+        pairing.join();
+        throw;
+    }
+    pairing.join();
+    d->flowsWithoutSlice = linker.link(d->flowEnds, threads);
+    d->flowEnds = Column<FlowEnd>();
     d->applyMetadata();
     d->finishOther();
+    d->stages.clear();
     d->trace.updateBounds();
     d->trace.bumpRevision();
 }
 
-uint64_t TraceBuilder::eventCount() const { return d->counters.events; }
-const ParseCounters& TraceBuilder::counters() const { return d->counters; }
+uint64_t TraceBuilder::eventCount() const
+{
+    return d->counters.events;
+}
+const ParseCounters& TraceBuilder::counters() const
+{
+    return d->counters;
+}
 
 std::vector<std::string> TraceBuilder::warnings() const
 {
     std::vector<std::string> w;
     auto add = [&w](uint64_t n, const std::string& what) {
-        if (n)
-            w.push_back(std::to_string(n) + " " + what);
+        if (n) w.push_back(std::to_string(n) + " " + what);
     };
     add(d->counters.notObjects, "entries of traceEvents are not objects and were skipped");
     add(d->counters.missingPh, "events without \"ph\" were skipped");
@@ -787,7 +624,8 @@ std::vector<std::string> TraceBuilder::warnings() const
     add(d->unmatchedB, "'B' events had no matching 'E' and were ended at the last time on their row");
     for (int c = 0; c < 128; ++c)
         if (d->unsupported[c])
-            add(d->unsupported[c], std::string("events of phase '") + char(c) + "' are not supported and were skipped");
+            add(d->unsupported[c],
+                std::string("events of phase '") + char(c) + "' are not supported and were skipped");
     return w;
 }
 

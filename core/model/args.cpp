@@ -1,8 +1,10 @@
 #include "model/args.h"
 
+#include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/jsonwrite.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -16,8 +18,14 @@ constexpr unsigned kOffsetBits = 20;
 constexpr size_t kPageSize = size_t(1) << kOffsetBits;
 constexpr unsigned kPageBits = 40;
 
-uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
-int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+uint64_t zigzag(int64_t v)
+{
+    return (uint64_t(v) << 1) ^ uint64_t(v >> 63);
+}
+int64_t unzigzag(uint64_t v)
+{
+    return int64_t(v >> 1) ^ -int64_t(v & 1);
+}
 
 uint64_t readVarint(const uint8_t*& p)
 {
@@ -26,8 +34,7 @@ uint64_t readVarint(const uint8_t*& p)
     while (true) {
         const uint8_t b = *p++;
         v |= uint64_t(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return v;
+        if (!(b & 0x80)) return v;
         shift += 7;
     }
 }
@@ -42,12 +49,9 @@ int64_t ArgValue::toInt() const
     case ArgType::UInt:
         return INT64_MAX;
     case ArgType::Double:
-        if (!std::isfinite(d))
-            return 0;
-        if (d >= 9.2e18)
-            return INT64_MAX;
-        if (d <= -9.2e18)
-            return INT64_MIN;
+        if (!std::isfinite(d)) return 0;
+        if (d >= 9.2e18) return INT64_MAX;
+        if (d <= -9.2e18) return INT64_MIN;
         return int64_t(d);
     case ArgType::True:
         return 1;
@@ -100,8 +104,7 @@ std::string ArgValue::toJson() const
 
 std::string ArgValue::toDisplay() const
 {
-    if (type == ArgType::String)
-        return std::string(text);
+    if (type == ArgType::String) return std::string(text);
     return toJson();
 }
 
@@ -114,10 +117,34 @@ ArgShard::ArgShard(unsigned index) : m_index(index)
     m_curValues.reserve(512);
 }
 
-void ArgShard::begin()
+void ArgShard::begin(uint32_t hint)
 {
     m_curKeys.clear();
     m_curValues.clear();
+    m_predicted = UINT32_MAX;
+    m_slot = nullptr;
+    if (hint != kNoHint) {
+        HintSlot& slot = m_hintSlots[hint & (m_hintSlots.size() - 1)];
+        if (slot.hint != hint) slot = HintSlot{hint, {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}};
+        m_slot = &slot;
+        m_predicted = slot.shapes[0];
+    }
+}
+
+// Whether the object being built can continue as `shape`: same keys so far, and key next.
+bool ArgShard::followsShape(uint32_t shape, std::string_view key, ArgType type) const
+{
+    const Shape& sh = m_shapes[shape];
+    const size_t i = m_curKeys.size();
+    if (i >= sh.count) return false;
+    for (size_t k = 0; k < i; ++k) {
+        const ShapeKey& a = m_shapeKeys[sh.firstKey + k];
+        if (a.key != m_curKeys[k].key || a.type != m_curKeys[k].type) return false;
+    }
+    const ShapeKey& expected = m_shapeKeys[sh.firstKey + i];
+    const std::string_view text = m_strings.view(expected.key);
+    return expected.type == type && text.size() == key.size() &&
+           std::memcmp(text.data(), key.data(), key.size()) == 0;
 }
 
 void ArgShard::putVarint(uint64_t v)
@@ -131,11 +158,39 @@ void ArgShard::putVarint(uint64_t v)
 
 void ArgShard::addKey(std::string_view key, ArgType type)
 {
+    if (m_predicted != UINT32_MAX) {
+        const Shape& shape = m_shapes[m_predicted];
+        const size_t i = m_curKeys.size();
+        if (i < shape.count) {
+            const ShapeKey& expected = m_shapeKeys[shape.firstKey + i];
+            const std::string_view text = m_strings.view(expected.key);
+            if (expected.type == type && text.size() == key.size() &&
+                std::memcmp(text.data(), key.data(), key.size()) == 0) {
+                m_curKeys.push_back(expected);
+                return;
+            }
+        }
+        // Off the predicted shape: maybe on another one seen with this hint.
+        m_predicted = UINT32_MAX;
+        for (uint32_t other : m_slot->shapes) {
+            if (other != UINT32_MAX && followsShape(other, key, type)) {
+                m_predicted = other;
+                m_curKeys.push_back(m_shapeKeys[m_shapes[other].firstKey + i]);
+                return;
+            }
+        }
+    }
     m_curKeys.push_back(ShapeKey{m_strings.intern(key), type});
 }
 
-void ArgShard::addNull(std::string_view key) { addKey(key, ArgType::Null); }
-void ArgShard::addBool(std::string_view key, bool v) { addKey(key, v ? ArgType::True : ArgType::False); }
+void ArgShard::addNull(std::string_view key)
+{
+    addKey(key, ArgType::Null);
+}
+void ArgShard::addBool(std::string_view key, bool v)
+{
+    addKey(key, v ? ArgType::True : ArgType::False);
+}
 
 void ArgShard::addInt(std::string_view key, int64_t v)
 {
@@ -221,8 +276,7 @@ uint32_t ArgShard::internShape()
                 const ShapeKey& a = m_shapeKeys[s.firstKey + k];
                 same = a.key == m_curKeys[k].key && a.type == m_curKeys[k].type;
             }
-            if (same)
-                return m_shapeSlots[i] - 1;
+            if (same) return m_shapeSlots[i] - 1;
         }
         i = (i + 1) & mask;
     }
@@ -256,8 +310,7 @@ uint8_t* ArgShard::allocate(size_t n, uint64_t& offsetBits)
     if (n > kPageSize) {
         // Oversized blob: a page of its own, addressed at offset 0.
         auto* page = static_cast<uint8_t*>(std::malloc(n));
-        if (!page)
-            throw std::bad_alloc();
+        if (!page) throw std::bad_alloc();
         const uint64_t pageIndex = m_pages.size();
         m_pages.push_back(page);
         m_pageSizes.push_back(uint32_t(n));
@@ -267,9 +320,18 @@ uint8_t* ArgShard::allocate(size_t n, uint64_t& offsetBits)
         return page;
     }
     if (!m_page || m_pageUsed + n > m_pageCapacity) {
-        m_page = static_cast<uint8_t*>(std::malloc(kPageSize));
-        if (!m_page)
-            throw std::bad_alloc();
+        // Pages are carved from large huge-page blocks that grow with the shard: a big trace writes
+        // hundreds of MB of args, and faulting that in 4 KiB at a time is slow on some VMs.
+        if (m_blockLeft < kPageSize) {
+            const size_t blockBytes = std::clamp<size_t>(m_blockTotal, 2 * kPageSize, 16 * kPageSize);
+            m_block = static_cast<uint8_t*>(allocateLarge(blockBytes));
+            m_blocks.push_back({m_block, blockBytes});
+            m_blockLeft = blockBytes;
+            m_blockTotal += blockBytes;
+        }
+        m_page = m_block;
+        m_block += kPageSize;
+        m_blockLeft -= kPageSize;
         m_pages.push_back(m_page);
         m_pageSizes.push_back(uint32_t(kPageSize));
         m_pageUsed = 0;
@@ -277,8 +339,7 @@ uint8_t* ArgShard::allocate(size_t n, uint64_t& offsetBits)
     }
     uint8_t* p = m_page + m_pageUsed;
     const uint64_t pageIndex = m_pages.size() - 1;
-    if (pageIndex >= (uint64_t(1) << kPageBits))
-        throw std::length_error("argument store full");
+    if (pageIndex >= (uint64_t(1) << kPageBits)) throw std::length_error("argument store full");
     offsetBits = (pageIndex << kOffsetBits) | m_pageUsed;
     m_pageUsed += n;
     m_bytes += n;
@@ -287,9 +348,19 @@ uint8_t* ArgShard::allocate(size_t n, uint64_t& offsetBits)
 
 ArgsRef ArgShard::finish()
 {
-    if (m_curKeys.empty())
-        return ArgsRef{};
-    const uint32_t shape = internShape();
+    if (m_curKeys.empty()) return ArgsRef{};
+    uint32_t shape = m_predicted;
+    if (shape == UINT32_MAX || m_shapes[shape].count != m_curKeys.size()) shape = internShape();
+    if (m_slot && m_slot->shapes[0] != shape) {
+        // Most recent first.
+        auto& list = m_slot->shapes;
+        size_t at = list.size() - 1;
+        for (size_t k = 0; k < list.size(); ++k)
+            if (list[k] == shape) at = k;
+        for (size_t k = at; k > 0; --k)
+            list[k] = list[k - 1];
+        list[0] = shape;
+    }
     uint8_t head[5];
     size_t headLen = 0;
     uint64_t v = shape;
@@ -301,8 +372,7 @@ ArgsRef ArgShard::finish()
     uint64_t offsetBits = 0;
     uint8_t* p = allocate(headLen + m_curValues.size(), offsetBits);
     std::memcpy(p, head, headLen);
-    if (!m_curValues.empty())
-        std::memcpy(p + headLen, m_curValues.data(), m_curValues.size());
+    if (!m_curValues.empty()) std::memcpy(p + headLen, m_curValues.data(), m_curValues.size());
     ArgsRef ref;
     ref.bits = (uint64_t(m_index) << (kPageBits + kOffsetBits)) | offsetBits;
     return ref;
@@ -327,7 +397,9 @@ size_t ArgShard::bytesUsed() const
 ArgShard::~ArgShard()
 {
     for (size_t i = 0; i < m_pages.size(); ++i)
-        std::free(m_pages[i]);
+        if (m_pageSizes[i] > kPageSize) std::free(m_pages[i]); // an oversized blob of its own
+    for (const auto& [block, bytes] : m_blocks)
+        freeLarge(block, bytes);
 }
 
 ArgStore::ArgStore() = default;
@@ -335,25 +407,20 @@ ArgStore::~ArgStore() = default;
 
 ArgShard& ArgStore::shard(unsigned index)
 {
-    if (index >= kMaxShards)
-        throw std::out_of_range("argument shard index");
-    if (!m_shards[index])
-        m_shards[index] = std::make_unique<ArgShard>(index);
+    if (index >= kMaxShards) throw std::out_of_range("argument shard index");
+    if (!m_shards[index]) m_shards[index] = std::make_unique<ArgShard>(index);
     return *m_shards[index];
 }
 
 bool ArgStore::open(ArgsRef ref, Cursor& c) const
 {
-    if (!ref.valid())
-        return false;
+    if (!ref.valid()) return false;
     const unsigned shardIndex = unsigned(ref.bits >> (kPageBits + kOffsetBits));
     const uint64_t page = (ref.bits >> kOffsetBits) & ((uint64_t(1) << kPageBits) - 1);
     const uint64_t offset = ref.bits & (kPageSize - 1);
-    if (shardIndex >= kMaxShards || !m_shards[shardIndex])
-        return false;
+    if (shardIndex >= kMaxShards || !m_shards[shardIndex]) return false;
     const ArgShard& s = *m_shards[shardIndex];
-    if (page >= s.m_pages.size())
-        return false;
+    if (page >= s.m_pages.size()) return false;
     c.shard = &s;
     c.p = s.m_pages[page] + offset;
     const uint32_t shape = uint32_t(readVarint(c.p));
@@ -365,8 +432,7 @@ bool ArgStore::open(ArgsRef ref, Cursor& c) const
 
 bool ArgStore::next(Cursor& c, Arg& out) const
 {
-    if (c.remaining == 0)
-        return false;
+    if (c.remaining == 0) return false;
     const ArgShard::ShapeKey& k = c.shard->m_shapeKeys[c.shapeFirst++];
     --c.remaining;
     out.key = c.shard->m_strings.view(k.key);
@@ -400,8 +466,7 @@ ArgList ArgStore::decode(ArgsRef ref) const
 {
     ArgList out;
     Cursor c;
-    if (!open(ref, c))
-        return out;
+    if (!open(ref, c)) return out;
     out.reserve(c.remaining);
     Arg a;
     while (next(c, a))
@@ -412,8 +477,7 @@ ArgList ArgStore::decode(ArgsRef ref) const
 bool ArgStore::find(ArgsRef ref, std::string_view key, ArgValue& out) const
 {
     Cursor c;
-    if (!open(ref, c))
-        return false;
+    if (!open(ref, c)) return false;
     Arg a;
     while (next(c, a)) {
         if (a.key == key) {
@@ -428,8 +492,7 @@ size_t ArgStore::bytesUsed() const
 {
     size_t n = 0;
     for (const auto& s : m_shards)
-        if (s)
-            n += s->bytesUsed();
+        if (s) n += s->bytesUsed();
     return n;
 }
 

@@ -27,8 +27,8 @@ enum class ArgType : uint8_t {
     Null,
     False,
     True,
-    Int,    // fits int64
-    UInt,   // above INT64_MAX
+    Int,  // fits int64
+    UInt, // above INT64_MAX
     Double,
     String, // a JSON string, unescaped
     Json,   // an array or object, kept as compact JSON text
@@ -127,7 +127,11 @@ public:
     unsigned index() const { return m_index; }
 
     // Build one args object: begin(), add*() per key in order, then finish() returns its handle.
-    void begin();
+    // hint is any small number the caller gives to objects that tend to share keys (a reader passes
+    // the event's category): the keys of the last object with the same hint are expected again,
+    // which saves hashing them.
+    static constexpr uint32_t kNoHint = UINT32_MAX;
+    void begin(uint32_t hint = kNoHint);
     void addNull(std::string_view key);
     void addBool(std::string_view key, bool v);
     void addInt(std::string_view key, int64_t v);
@@ -169,12 +173,27 @@ private:
     size_t m_pageUsed = 0;
     size_t m_pageCapacity = 0;
     size_t m_bytes = 0;
+    std::vector<std::pair<uint8_t*, size_t>> m_blocks; // huge-page blocks the pages are carved from
+    uint8_t* m_block = nullptr;
+    size_t m_blockLeft = 0;
+    size_t m_blockTotal = 0;
     Column<Shape> m_shapes;
     Column<ShapeKey> m_shapeKeys;
     std::vector<uint32_t> m_shapeSlots; // open addressing, holds shape index + 1
     // Scratch for the object being built.
     std::vector<ShapeKey> m_curKeys;
     std::vector<uint8_t> m_curValues;
+    // Shape prediction: the last few shapes seen per hint, most recent first (direct-mapped, tagged
+    // with the hint), and the shape the current object follows while its keys keep matching.
+    static constexpr size_t kShapesPerHint = 4;
+    struct HintSlot {
+        uint32_t hint = kNoHint;
+        std::array<uint32_t, kShapesPerHint> shapes{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    };
+    bool followsShape(uint32_t shape, std::string_view key, ArgType type) const;
+    std::array<HintSlot, 256> m_hintSlots{};
+    HintSlot* m_slot = nullptr;
+    uint32_t m_predicted = UINT32_MAX;
 };
 
 // All argument objects of a trace, readable from any thread while shard writers append.
@@ -229,12 +248,10 @@ template <typename Fn>
 void ArgStore::forEach(ArgsRef ref, Fn&& fn) const
 {
     Cursor c;
-    if (!open(ref, c))
-        return;
+    if (!open(ref, c)) return;
     Arg a;
     while (next(c, a))
-        if (!fn(static_cast<const Arg&>(a)))
-            return;
+        if (!fn(static_cast<const Arg&>(a))) return;
 }
 
 } // namespace ks

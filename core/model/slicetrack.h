@@ -3,6 +3,7 @@
 #include "model/args.h"
 #include "model/types.h"
 #include "util/column.h"
+#include "util/largeallocator.h"
 
 #include <atomic>
 #include <limits>
@@ -23,8 +24,8 @@ public:
     static constexpr TimeNs kOpen = std::numeric_limits<TimeNs>::min();
 
     struct Level {
-        Column<uint32_t> rows;   // rows at this depth, in start order
-        Column<TimeNs> maxEnd;   // running maximum of end over rows[0..i]
+        Column<uint32_t> rows; // rows at this depth, in start order
+        Column<TimeNs> maxEnd; // running maximum of end over rows[0..i]
     };
 
     SliceTrack();
@@ -93,10 +94,22 @@ public:
     // Replaces the args of a row (the writer may attach args after the fact, e.g. at close).
     void setArgs(uint32_t row, ArgsRef args) { m_args[row] = args; }
 
+    // --- bulk loading ------------------------------------------------------------------------------
+    // File readers stage rows in file order, straight into the final columns (no second copy of a big
+    // trace in memory), then index them once. Staged rows are counted by size() but must not be read
+    // until finishStaged() has sorted them (ties: longer first, then staging order) and computed
+    // nesting. finishStaged() returns the final row of each staged row when any moved, or an empty
+    // vector when they were already in order. append() may follow, not precede, staging.
+    uint32_t stage(TimeNs start, TimeNs dur, StringId name, StringId cat, ArgsRef args);
+    LargeVector<uint32_t> finishStaged();
+
     size_t bytesUsed() const;
 
 private:
     Level& levelForWrite(size_t depth);
+    void index(uint32_t row);
+    template <typename T>
+    static void permute(Column<T>& column, const LargeVector<uint32_t>& order);
     TimeNs stackEnd(uint32_t row) const;
 
     Column<TimeNs> m_starts;
@@ -111,6 +124,7 @@ private:
     std::atomic<TimeNs> m_lastTime{std::numeric_limits<TimeNs>::min()};
     // Writer only: rows that may still enclose the next appended slice.
     std::vector<uint32_t> m_stack;
+    TimeNs m_pendingStart = 0; // append(): the start of the row being indexed, not yet published
 };
 
 } // namespace ks

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/bigalloc.h"
+
 #include <atomic>
 #include <bit>
 #include <cassert>
@@ -19,7 +21,8 @@ namespace ks {
 // appending never moves existing elements and never reallocates the directory. One writer thread may
 // append while any number of reader threads read indices below size(): the size is published with
 // release semantics after the element is written. Unused capacity of the last segment is never
-// touched, so it costs address space but not resident memory.
+// touched, so it costs address space but not resident memory. Segments come from allocateBlock():
+// big traces put hundreds of MB in columns, and faulting that in 4 KiB at a time is slow on VMs.
 template <typename T>
 class Column {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -63,8 +66,7 @@ public:
     {
         const size_t n = m_size.load(std::memory_order_relaxed);
         const auto [seg, off] = locate(n);
-        if (!m_segments || !m_segments[seg])
-            allocateSegment(seg);
+        if (!m_segments || !m_segments[seg]) allocateSegment(seg);
         m_segments[seg][off] = v;
         m_size.store(n + 1, std::memory_order_release);
     }
@@ -75,8 +77,7 @@ public:
         size_t n = m_size.load(std::memory_order_relaxed);
         while (count > 0) {
             const auto [seg, off] = locate(n);
-            if (!m_segments || !m_segments[seg])
-                allocateSegment(seg);
+            if (!m_segments || !m_segments[seg]) allocateSegment(seg);
             const size_t room = segmentSize(seg) - off;
             const size_t take = room < count ? room : count;
             std::memcpy(m_segments[seg] + off, values, take * sizeof(T));
@@ -87,15 +88,26 @@ public:
         m_size.store(n, std::memory_order_release);
     }
 
+    // Grows to n elements, the new ones value-initialized, for a writer that then fills them in any
+    // order (from several threads, each element by one): the new size is published right away, so
+    // no reader may look until the writer is done.
+    void resize(size_t n)
+    {
+        size_t i = m_size.load(std::memory_order_relaxed);
+        if (n <= i) return;
+        reserve(n);
+        for (; i < n; ++i)
+            (*this)[i] = T{};
+        m_size.store(n, std::memory_order_release);
+    }
+
     void reserve(size_t n)
     {
-        if (n == 0)
-            return;
+        if (n == 0) return;
         const auto [lastSeg, off] = locate(n - 1);
         (void)off;
         for (unsigned s = 0; s <= lastSeg; ++s)
-            if (!m_segments || !m_segments[s])
-                allocateSegment(s);
+            if (!m_segments || !m_segments[s]) allocateSegment(s);
     }
 
     // Bytes of element storage actually in use (for memory reports).
@@ -119,8 +131,7 @@ public:
     template <typename K, typename Less>
     size_t lowerBound(const K& key, Less less, size_t first = 0, size_t last = SIZE_MAX) const
     {
-        if (last == SIZE_MAX)
-            last = size();
+        if (last == SIZE_MAX) last = size();
         size_t count = last - first;
         while (count > 0) {
             const size_t step = count / 2;
@@ -147,8 +158,7 @@ private:
     {
         // Segment s >= 1 covers [kBase << (s-1), kBase << s); segment 0 covers [0, kBase).
         const size_t scaled = i >> kBaseShift;
-        if (scaled == 0)
-            return {0, i};
+        if (scaled == 0) return {0, i};
         const unsigned seg = unsigned(std::bit_width(scaled));
         return {seg, i - (kBase << (seg - 1))};
     }
@@ -158,20 +168,16 @@ private:
         assert(seg < kMaxSegments);
         if (!m_segments) {
             m_segments = static_cast<T**>(std::calloc(kMaxSegments, sizeof(T*)));
-            if (!m_segments)
-                throw std::bad_alloc();
+            if (!m_segments) throw std::bad_alloc();
         }
-        void* p = std::malloc(segmentSize(seg) * sizeof(T));
-        if (!p)
-            throw std::bad_alloc();
-        m_segments[seg] = static_cast<T*>(p);
+        m_segments[seg] = static_cast<T*>(allocateBlock(segmentSize(seg) * sizeof(T)));
     }
 
     void release()
     {
         if (m_segments) {
             for (unsigned s = 0; s < kMaxSegments; ++s)
-                std::free(m_segments[s]);
+                if (m_segments[s]) freeBlock(m_segments[s], segmentSize(s) * sizeof(T));
             std::free(m_segments);
             m_segments = nullptr;
         }

@@ -1,0 +1,98 @@
+// tracegen: writes a synthetic Kineto-shaped trace of about the requested size (see kinetosynth.h).
+//
+//   tracegen OUT SIZE [--gzip] [--compact] [--seed N] [--level L]
+//
+// SIZE is uncompressed JSON bytes with an optional K, M or G suffix. --gzip writes a gzip stream (as
+// tensorboard_trace_handler(use_gzip=True) does), whatever OUT's suffix.
+
+#include "kinetosynth.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <zlib.h>
+
+namespace {
+
+bool parseSize(const char* s, uint64_t& out)
+{
+    char* end = nullptr;
+    const double v = std::strtod(s, &end);
+    if (end == s || v <= 0) return false;
+    double mult = 1;
+    if (*end == 'K' || *end == 'k')
+        mult = 1024.0;
+    else if (*end == 'M' || *end == 'm')
+        mult = 1024.0 * 1024;
+    else if (*end == 'G' || *end == 'g')
+        mult = 1024.0 * 1024 * 1024;
+    else if (*end != 0)
+        return false;
+    out = uint64_t(v * mult);
+    return true;
+}
+
+int usage()
+{
+    std::fprintf(stderr, "usage: tracegen OUT SIZE[K|M|G] [--gzip] [--compact] [--seed N] [--level 1-9]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 3) return usage();
+    ks::bench::SynthOptions opt;
+    if (!parseSize(argv[2], opt.targetBytes)) return usage();
+    bool gzip = false;
+    int level = 6;
+    for (int i = 3; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--gzip"))
+            gzip = true;
+        else if (!std::strcmp(argv[i], "--compact"))
+            opt.compact = true;
+        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
+            opt.seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--level") && i + 1 < argc)
+            level = std::atoi(argv[++i]);
+        else
+            return usage();
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    ks::bench::SynthStats stats;
+    bool ok = true;
+    if (gzip) {
+        gzFile f = gzopen(argv[1], ("wb" + std::to_string(level)).c_str());
+        if (!f) {
+            std::fprintf(stderr, "tracegen: cannot write %s\n", argv[1]);
+            return 1;
+        }
+        gzbuffer(f, 1 << 20);
+        stats = ks::bench::writeSynthTrace(opt, [&](std::string_view s) {
+            if (ok && gzwrite(f, s.data(), unsigned(s.size())) != int(s.size())) ok = false;
+        });
+        ok = gzclose(f) == Z_OK && ok;
+    } else {
+        FILE* f = std::fopen(argv[1], "wb");
+        if (!f) {
+            std::fprintf(stderr, "tracegen: cannot write %s: %s\n", argv[1], std::strerror(errno));
+            return 1;
+        }
+        stats = ks::bench::writeSynthTrace(opt, [&](std::string_view s) {
+            if (ok && std::fwrite(s.data(), 1, s.size(), f) != s.size()) ok = false;
+        });
+        ok = std::fclose(f) == 0 && ok;
+    }
+    if (!ok) {
+        std::fprintf(stderr, "tracegen: write to %s failed\n", argv[1]);
+        return 1;
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%s: %llu bytes of JSON, %llu events, %llu steps (%.1f s)\n", argv[1],
+                static_cast<unsigned long long>(stats.bytes), static_cast<unsigned long long>(stats.events),
+                static_cast<unsigned long long>(stats.steps), secs);
+    return 0;
+}
