@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/largebuffer.h"
+#include "util/bigalloc.h"
 
 #include <cstddef>
 #include <memory>
@@ -16,7 +16,11 @@ class EventColumn {
     static_assert(std::is_trivially_copyable_v<T>);
 
 public:
-    void allocate(size_t n) { m_data.reset(static_cast<T*>(allocateLarge(n * sizeof(T)))); }
+    void allocate(size_t n)
+    {
+        m_data.reset(static_cast<T*>(allocateBlock(n * sizeof(T))));
+        m_data.get_deleter().bytes = n * sizeof(T);
+    }
     bool allocated() const { return m_data != nullptr; }
     T& operator[](size_t i) { return m_data[i]; }
     const T& operator[](size_t i) const { return m_data[i]; }
@@ -24,7 +28,8 @@ public:
 
 private:
     struct Free {
-        void operator()(T* p) const { freeLarge(p); }
+        size_t bytes = 0;
+        void operator()(T* p) const { freeBlock(p, bytes); }
     };
     std::unique_ptr<T[], Free> m_data;
 };

@@ -1,6 +1,6 @@
 #include "analysis/idindex.h"
 
-#include "util/largebuffer.h"
+#include "util/bigalloc.h"
 
 #include <algorithm>
 
@@ -15,17 +15,17 @@ IdIndex::IdIndex() : m_directory(new std::atomic<uint32_t*>[kDirectory])
 IdIndex::~IdIndex()
 {
     for (size_t i = 0; i < kDirectory; ++i)
-        freeLarge(m_directory[i].load(std::memory_order_relaxed));
+        freeBlock(m_directory[i].load(std::memory_order_relaxed), kPageSize * sizeof(uint32_t));
 }
 
 uint32_t* IdIndex::page(size_t p)
 {
     uint32_t* pg = m_directory[p].load(std::memory_order_acquire);
     if (pg) return pg;
-    auto* fresh = static_cast<uint32_t*>(allocateLarge(kPageSize * sizeof(uint32_t)));
+    auto* fresh = static_cast<uint32_t*>(allocateBlock(kPageSize * sizeof(uint32_t)));
     std::fill_n(fresh, kPageSize, kNone);
     if (m_directory[p].compare_exchange_strong(pg, fresh, std::memory_order_acq_rel)) return fresh;
-    freeLarge(fresh); // another thread made it first
+    freeBlock(fresh, kPageSize * sizeof(uint32_t)); // another thread made it first
     return pg;
 }
 

@@ -93,7 +93,7 @@ MemoryScopes MemoryScopes::build(const Trace& trace)
 
     // Memory events per track, in time order (the column is sorted by ts).
     std::vector<uint32_t> firstOfTrack(trace.trackCount() + 1, 0);
-    BigVector<uint32_t> byTrack(eventCount);
+    LargeVector<uint32_t> byTrack(eventCount);
     for (size_t i = 0; i < eventCount; ++i) {
         const TrackId t = events[i].track;
         if (t.valid() && t.value < trace.trackCount()) ++firstOfTrack[t.value + 1];

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "model/trace.h"
-#include "util/bigvector.h"
+#include "util/largeallocator.h"
 
 #include <cstdint>
 #include <vector>
@@ -74,7 +74,7 @@ public:
 private:
     void mergeBackwardPasses(const Trace& trace, std::vector<TimeSpan> backward);
 
-    BigVector<MemoryEventScope> m_events;
+    LargeVector<MemoryEventScope> m_events;
     std::vector<TimeSpan> m_backwardPasses;
     std::vector<TimeSpan> m_optimizerSteps;
     std::vector<TimeSpan> m_steps;

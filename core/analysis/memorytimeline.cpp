@@ -295,7 +295,7 @@ MemoryTimeline MemoryTimeline::build(const Trace& trace, const MemoryBuildOption
     out.m_scopes = MemoryScopes::build(trace);
     const Column<MemoryEvent>& events = trace.memoryEvents();
 
-    std::map<MemoryDevice, BigVector<uint32_t>> byDevice;
+    std::map<MemoryDevice, LargeVector<uint32_t>> byDevice;
     for (size_t i = 0; i < events.size(); ++i)
         byDevice[deviceOf(events[i])].push_back(uint32_t(i));
 

@@ -4,7 +4,7 @@
 #include "analysis/memorydevice.h"
 #include "analysis/memoryscopes.h"
 #include "model/trace.h"
-#include "util/bigvector.h"
+#include "util/largeallocator.h"
 
 #include <array>
 #include <cstdint>
@@ -94,8 +94,8 @@ struct MemoryBalance {
 
 struct MemoryDeviceTimeline {
     MemoryDevice device;
-    BigVector<MemoryPoint> points;           // allocator events, time order
-    BigVector<MemoryAllocation> allocations; // by first event; the synthetic baseline (when any) last
+    LargeVector<MemoryPoint> points;           // allocator events, time order
+    LargeVector<MemoryAllocation> allocations; // by first event; the synthetic baseline (when any) last
     std::vector<uint32_t> outOfMemory;       // "[OutOfMemory]" events (indices into the trace)
     MemoryBalance balance;
     // Live bytes per category before the first event: pre-existing blocks and the baseline.

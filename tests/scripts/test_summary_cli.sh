@@ -34,9 +34,9 @@ expect bad-units 2 "new or legacy" "$KS_BIN" summary "$trace" --memory-units kb
 expect unknown-option 2 "unknown option '--bogus'" "$KS_BIN" summary "$trace" --bogus
 expect missing-file 1 "kinetoscope: " "$KS_BIN" summary "$tmp/none.json"
 printf '{"traceEvents": [ {"ph": "X", "name": ' > "$tmp/broken.json"
-# A cut-off file loads as far as it goes, with a warning; here that is nothing to list.
-expect broken-json 0 "no events torch would list" "$KS_BIN" summary "$tmp/broken.json"
-printf '[1, 2' > "$tmp/notrace.json"
+# A file cut off before its first complete event has nothing to show: the reader says where it ends.
+expect broken-json 1 "truncated at byte 38, 0 events loaded" "$KS_BIN" summary "$tmp/broken.json"
+printf '[1, 2]' > "$tmp/notrace.json"
 expect not-a-trace 1 "not a trace" "$KS_BIN" summary "$tmp/notrace.json"
 printf 'garbage' > "$tmp/garbage.json"
 expect garbage 1 "kinetoscope: " "$KS_BIN" summary "$tmp/garbage.json"
