@@ -1,4 +1,5 @@
 #include "io/tracereader.h"
+#include "analysis/summaryreport.h"
 #include "io/tracewriter.h"
 #include "tracecompare.h"
 
@@ -132,6 +133,21 @@ private slots:
             QCOMPARE(b.stats.events, sp.stats.events);
             const std::string d = test::compareTraces(*a.trace, *b.trace);
             QVERIFY2(d.empty(), (toStd(out) + ":\n" + d).c_str());
+        }
+
+        // The same summary, option for option, from the source and from its export.
+        const LoadResult back = load(plain);
+        for (bool byShape : {false, true}) {
+            SummaryRequest req;
+            req.groupByInputShape = byShape;
+            const SummaryReport ra = buildSummaryReport(*a.trace, req);
+            const SummaryReport rb = buildSummaryReport(*back.trace, req);
+            TableOptions o = ra.table;
+            o.rowLimit = -1;
+            o.sortBy = SortKey::SelfCpuTimeTotal;
+            QCOMPARE(rb.table.useDevice, ra.table.useDevice);
+            QCOMPARE(rb.table.profileMemory, ra.table.profileMemory);
+            QCOMPARE(rb.format(o), ra.format(o));
         }
 
         // Idempotence: the second export is byte-identical to the first.
