@@ -11,6 +11,7 @@ const std::vector<Command>& commands()
          runSummary},
         {"info", "print what a trace holds: processes, tracks, event counts, metadata", runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
+        {"export-stacks", "write stacks for FlameGraph like torch's export_stacks", runExportStacks},
         {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",
          runExportMemory},
     };

@@ -211,6 +211,7 @@ void FunctionEventBuilder::allocateColumns()
     }
     if (m_options.withFlops) l.flops.allocate(n);
     if (m_options.groupByInputShape) l.inputShape.allocate(n);
+    if (m_options.withSliceRows) l.sliceRow.allocate(n);
 }
 
 void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
@@ -243,6 +244,7 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
         l.start[g] = s;
         l.end[g] = e;
         l.nameKey[g] = key;
+        if (l.sliceRow.allocated()) l.sliceRow[g] = r;
         last = std::max(last, e);
         const bool owns = role != EventRole::CpuRuntime;
 
@@ -340,6 +342,7 @@ void FunctionEventBuilder::fillDeviceLane(size_t laneIndex)
         l.start[g] = s;
         l.end[g] = s + dur;
         l.nameKey[g] = key;
+        if (l.sliceRow.allocated()) l.sliceRow[g] = r;
         last = std::max(last, s + dur);
         l.flags[g] = FunctionEventList::kDeviceType | FunctionEventList::kTopLevel |
                      (role == EventRole::DeviceAnnotation ? FunctionEventList::kUserAnnotation : 0);

@@ -15,6 +15,7 @@ struct EventListOptions {
     bool groupByInputShape = false; // fill inputShape (key_averages(group_by_input_shape=True))
     bool withFlops = false;         // fill flops (profile(with_flops=True))
     unsigned threads = 0;           // 0: one per hardware thread
+    bool withSliceRows = false;     // fill sliceRow (export_stacks and other per-slice consumers)
 };
 
 // torch's list of FunctionEvents for one trace, after EventList._build_tree(): one entry per CPU
@@ -87,6 +88,7 @@ public:
     EventColumn<int64_t> selfDeviceMemory;
     EventColumn<int64_t> flops;       // CPU and memory events, only withFlops
     EventColumn<uint32_t> inputShape; // all events, only groupByInputShape: index of shapeText()
+    EventColumn<uint32_t> sliceRow;   // slice and trace events, only withSliceRows: row in the lane's track
 
 private:
     friend class FunctionEventBuilder;

@@ -216,10 +216,21 @@ def flops_of(name, args):
 
 
 class Rec:
-    __slots__ = ("start", "end", "name", "role", "args", "track", "seq", "ext", "corr", "parent", "fe", "g")
+    __slots__ = ("start", "end", "name", "role", "args", "track", "seq", "ext", "corr", "parent", "fe", "g", "python", "frames")
 
 
-def build_events(raw, doc, with_flops):
+def filtered_frame(f):
+    """torch's _filter_stack_entry."""
+    if "autograd/__init__" in f and ("_make_grads" in f or "backward" in f):
+        return True
+    if "torch/tensor" in f and "backward" in f:
+        return True
+    if "_internal/common_utils" in f and any(x in f for x in ("prof_callable", "prof_func_call", "prof_meth_call")):
+        return True
+    return False
+
+
+def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
     legacy = any(isinstance(e, dict) and e.get("pid") == "CPU functions" for e in raw)
     track_rank = {}
     tracks = {}
@@ -267,11 +278,30 @@ def build_events(raw, doc, with_flops):
                 role = "op"
         elif tkind == "gpu_stream" and kind in ("kernel", "memcpy", "memset"):
             role = "device"
-        elif tkind == "gpu_annotation" and kind == "gpu_user_annotation":
+        elif tkind == "gpu_annotation" and kind == "gpu_user_annotation" and not drop_gpu_annotations:
             role = "device_annotation"
         if r.name in FILTERED:
             role = None
         r.role = role
+        r.python = kind == "python_function"
+
+    # Stacks for export_stacks: an op's "Call stack" arg (innermost first) or the python_function
+    # slices enclosing it, found with the same nesting rule over all slices of its thread.
+    for tk, recs in tracks.items():
+        recs.sort(key=lambda r: (r.start, -(r.end - r.start), r.seq))
+        open_ = []
+        for r in recs:
+            while open_ and (r.start >= open_[-1].end or r.end > open_[-1].end):
+                open_.pop()
+            r.frames = []
+            cs = r.args.get("Call stack")
+            if isinstance(cs, str) and cs:
+                r.frames = [f for f in cs.split(";") if f and not filtered_frame(f)]
+            else:
+                for p in reversed(open_):
+                    if p.python and not filtered_frame(p.name):
+                        r.frames.append(p.name)
+            open_.append(r)
 
     lanes = []
     for tk, recs in tracks.items():
@@ -363,7 +393,7 @@ def build_events(raw, doc, with_flops):
                 start_us=us(r.start),
                 end_us=us(r.end),
                 input_shapes=shapes,
-                stack=[],
+                stack=list(r.frames) if not device else [],
                 cpu_memory_usage=cpu_mem,
                 cuda_memory_usage=dev_mem,
                 device_type=DeviceType.CUDA if device else DeviceType.CPU,
@@ -426,19 +456,28 @@ def main():
     p.add_argument("--top-level-only", action="store_true")
     p.add_argument("--flops", choices=["on", "off"])
     p.add_argument("--memory", choices=["on", "off"])
+    p.add_argument("--stacks", metavar="METRIC", help="print export_stacks(metric) output instead of the table")
     a = p.parse_args()
 
     sys.setrecursionlimit(100000)
     raw, doc = load(a.trace)
     with_flops = truthy(doc.get("with_flops")) if a.flops is None else a.flops == "on"
     try:
-        fes, has_device, has_memory = build_events(raw, doc, with_flops)
+        # Stacks are CPU events' self times; GPU annotation rows never carry stacks, so drop them
+        # rather than refuse the trace.
+        fes, has_device, has_memory = build_events(raw, doc, with_flops, drop_gpu_annotations=bool(a.stacks))
     except RefusedTrace as e:
         print("torch_table.py: refused: %s" % e, file=sys.stderr)
         return 3
     profile_memory = (has_memory or truthy(doc.get("profile_memory"))) if a.memory is None else a.memory == "on"
     el = EventList(fes, use_cuda=has_device, profile_memory=profile_memory, with_flops=with_flops)
     el._build_tree()
+    if a.stacks:
+        import tempfile
+        with tempfile.NamedTemporaryFile("r", suffix=".txt") as tmp:
+            el.export_stacks(tmp.name, a.stacks.replace("device", "cuda"))
+            sys.stdout.write(open(tmp.name).read())
+        return 0
     avg = el.key_averages(group_by_input_shapes=a.group_by_input_shape)
     sort_by = a.sort_by.replace("device", "cuda") if a.sort_by else None
     sys.stdout.write(avg.table(sort_by=sort_by, row_limit=a.row_limit, top_level_events_only=a.top_level_only))

@@ -1,0 +1,65 @@
+#include "analysis/stackexport.h"
+#include "cli/commands.h"
+#include "io/tracereader.h"
+
+#include <cstdio>
+
+namespace ks::cli {
+
+namespace {
+
+void usage(FILE* to)
+{
+    std::fprintf(to, "Usage: kinetoscope export-stacks [--metric METRIC] TRACE OUT\n\n"
+                     "Writes stacks for FlameGraph exactly as torch's export_stacks() does: one line per op\n"
+                     "with a stack, frames outermost first joined by ';', then the op's self time in us.\n"
+                     "Stacks come from \"Call stack\" args or from the python_function frames enclosing an\n"
+                     "op (traces recorded with with_stack=True).\n\n"
+                     "  --metric METRIC   self_cpu_time_total (default) or self_cuda_time_total\n"
+                     "  -h, --help        show this help\n");
+}
+
+} // namespace
+
+int runExportStacks(const Args& args)
+{
+    std::string metric = "self_cpu_time_total";
+    std::vector<std::string> files;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "-h" || args[i] == "--help") {
+            usage(stdout);
+            return 0;
+        }
+        if (args[i] == "--metric") {
+            if (i + 1 >= args.size()) {
+                usage(stderr);
+                return 2;
+            }
+            metric = args[++i];
+        } else if (!args[i].empty() && args[i][0] == '-') {
+            std::fprintf(stderr, "kinetoscope export-stacks: unknown option %s\n", args[i].c_str());
+            return 2;
+        } else {
+            files.push_back(args[i]);
+        }
+    }
+    if (files.size() != 2) {
+        usage(stderr);
+        return 2;
+    }
+    const LoadResult loaded = loadTraceFile(files[0]);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", files[0].c_str(), loaded.error.c_str());
+        return 1;
+    }
+    for (const auto& w : loaded.warnings)
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    std::string error;
+    if (!exportStacks(*loaded.trace, files[1], metric, &error)) {
+        std::fprintf(stderr, "kinetoscope export-stacks: %s\n", error.c_str());
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace ks::cli
