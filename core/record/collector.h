@@ -25,6 +25,9 @@ public:
     virtual void collect(std::vector<DeviceActivity>& out) = 0;
     // Device properties for the trace's "deviceProperties" array (JSON objects), if known.
     virtual std::vector<std::string> deviceProperties() { return {}; }
+    // Problems met during the window just stopped (records dropped, the device runtime taken over
+    // by another tool...), one line each.
+    virtual std::vector<std::string> warnings() { return {}; }
 };
 
 } // namespace ks::record
