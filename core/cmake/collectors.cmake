@@ -45,6 +45,8 @@ if(KINETOSCOPE_LEVEL_ZERO)
     if(KS_LEVEL_ZERO_FOUND)
         find_path(KS_ZE_INCLUDE_DIR level_zero/layers/zel_tracing_register_cb.h HINTS ${KS_LEVEL_ZERO_INCLUDE_DIRS})
     endif()
+    # Only tests link the loader (they play the application); the collector dlopens it.
+    find_library(KS_ZE_LOADER_LIBRARY NAMES ze_loader HINTS ${KS_LEVEL_ZERO_LIBRARY_DIRS})
     if(KS_LEVEL_ZERO_FOUND AND KS_ZE_INCLUDE_DIR)
         set(KS_WITH_LEVEL_ZERO ON)
         set(KS_ZE_SUMMARY "yes (${KS_LEVEL_ZERO_VERSION})")

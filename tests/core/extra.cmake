@@ -13,3 +13,14 @@ foreach(t tst_cupticollector tst_cuptidecoder tst_zecollector tst_gpuabsent)
         kinetoscope_collector_flags(${t})
     endif()
 endforeach()
+
+# Level Zero: our fake GPU driver for the real loader (ZE_ENABLE_ALT_DRIVERS); the test links the
+# loader itself because it plays the application.
+if(KS_WITH_LEVEL_ZERO AND TARGET tst_zecollector)
+    add_library(ks_zefake MODULE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/zefake/zefakedriver.cpp)
+    target_include_directories(ks_zefake SYSTEM PRIVATE ${KS_ZE_INCLUDE_DIR})
+    target_include_directories(ks_zefake PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/zefake)
+    target_link_libraries(tst_zecollector PRIVATE ${KS_ZE_LOADER_LIBRARY})
+    target_compile_definitions(tst_zecollector PRIVATE KS_ZE_FAKE_DRIVER="$<TARGET_FILE:ks_zefake>")
+    add_dependencies(tst_zecollector ks_zefake)
+endif()
