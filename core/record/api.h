@@ -86,6 +86,23 @@ inline void recordFree(const void* ptr, uint8_t deviceType = 0, int16_t deviceIn
               deviceIndex);
 }
 
+// A range whose start and end were seen apart (e.g. nvtxRangeStart/End, which may end on another
+// thread): written as one finished slice on the calling thread.
+inline void completeRange(uint32_t name, uint64_t startTicks, uint64_t endTicks)
+{
+    if (!recording()) return;
+    ThreadBuffer* buf = currentBuffer();
+    Record* r = buf->slot();
+    r->ticks = startTicks;
+    r->type = RecordType::Complete;
+    r->deviceType = 0;
+    r->deviceIndex = 0;
+    r->name = name;
+    r->a = endTicks;
+    r->b = 0;
+    buf->commit();
+}
+
 inline uint32_t internName(std::string_view name)
 {
     return Recorder::instance().intern(name);
