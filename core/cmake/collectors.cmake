@@ -16,7 +16,16 @@ if(KINETOSCOPE_CUPTI)
         find_path(KS_CUPTI_INCLUDE_DIR cupti.h
             HINTS ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_TARGET_DIR}/extras/CUPTI/include NO_DEFAULT_PATH)
         find_path(KS_NVTX_INCLUDE_DIR nvtx3/nvToolsExt.h HINTS ${CUDAToolkit_INCLUDE_DIRS} NO_DEFAULT_PATH)
-        if(KS_CUPTI_INCLUDE_DIR)
+        # The decoder reads CUDA 12 records through the deprecated structs and CUDA 13 records through
+        # the current ones, so it needs CUDA 13's headers (CUPTI API version 130000 or newer).
+        set(KS_CUPTI_API 0)
+        if(KS_CUPTI_INCLUDE_DIR AND EXISTS ${KS_CUPTI_INCLUDE_DIR}/cupti_version.h)
+            file(STRINGS ${KS_CUPTI_INCLUDE_DIR}/cupti_version.h _api REGEX "^#define CUPTI_API_VERSION [0-9]+")
+            string(REGEX REPLACE "^#define CUPTI_API_VERSION ([0-9]+).*" "\\1" KS_CUPTI_API "${_api}")
+        endif()
+        if(KS_CUPTI_INCLUDE_DIR AND KS_CUPTI_API LESS 130000)
+            set(KS_CUPTI_SUMMARY "no (CUDA ${CUDAToolkit_VERSION}: CUPTI API ${KS_CUPTI_API}, CUDA 13 headers needed)")
+        elseif(KS_CUPTI_INCLUDE_DIR)
             set(KS_WITH_CUPTI ON)
             set(KS_CUPTI_SUMMARY "yes (${CUDAToolkit_VERSION_MAJOR}.${CUDAToolkit_VERSION_MINOR})")
             # Where the build's own libcupti lives: a last-resort search path at run time.

@@ -1,6 +1,7 @@
 #include "collect/cuptidecoder.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstddef>
 #include <cstring>
 #include <cupti.h>
@@ -130,7 +131,9 @@ T field(const uint8_t* r, size_t offset)
 
 std::string triple(int32_t x, int32_t y, int32_t z)
 {
-    return "[" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + "]";
+    char b[48];
+    std::snprintf(b, sizeof b, "[%d, %d, %d]", x, y, z);
+    return b;
 }
 
 const char* syncName(uint32_t type)

@@ -17,6 +17,8 @@
 
 namespace ks::collect {
 
+struct ZeTracer;
+
 // Intel GPU activity through the Level Zero loader's tracing layer (live-attach spec §2): epilogue
 // callbacks on kernel launches, copies, fills and barriers become "xpu_runtime" calls with
 // correlation ids and, once their events have signalled, GPU operations on the device's queue rows
@@ -65,14 +67,12 @@ public:
     void rangeBegan(int64_t) override {}
     void rangeEnded(int64_t) override {}
 
-    struct Impl;
-
 private:
     bool setUp(std::string& status);
     void pollLoop();
 
     Options m_options;
-    std::unique_ptr<Impl> m_impl;
+    std::unique_ptr<ZeTracer> m_tracer;
     bool m_setUp = false;
     std::string m_setUpError;
     std::atomic<bool> m_running{false};
