@@ -57,7 +57,7 @@ public:
 
     // Live path: what arrived since the last drain, GPU work held back until its launch record is
     // there. Safe from any thread.
-    size_t drain(std::vector<record::DeviceActivity>& out);
+    size_t drain(std::vector<record::DeviceActivity>& out) override;
     // Asks CUPTI for completed buffers now (the flush thread does this every period).
     void flush(bool forced = false);
     // Problems met while recording (dropped records, CUPTI errors): one line each, cleared by prepare.

@@ -1,8 +1,8 @@
 #include "collect/cuptidecoder.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <cupti.h>
 

@@ -174,8 +174,20 @@ std::unique_ptr<CuptiLibrary> CuptiLibrary::load(std::string& why)
         resolve(d.handle, d.deviceTotalMem, "cuDeviceTotalMem_v2");
         resolve(d.handle, d.deviceGetAttribute, "cuDeviceGetAttribute");
         int v = 0;
-        if (!d.driverGetVersion || d.driverGetVersion(&v) != CUDA_SUCCESS)
+        if (!d.driverGetVersion || d.driverGetVersion(&v) != CUDA_SUCCESS) {
             d.problem = "the NVIDIA driver (libcuda.so.1) does not answer cuDriverGetVersion";
+        } else {
+            // CUPTI works only with a driver at least as new as its own CUDA release.
+            uint32_t cupti = 0;
+            a.getVersion(&cupti);
+            const int needMajor = cupti >= 130000 ? int(cupti / 10000) : cupti >= 19 ? 12 : 0;
+            if (v / 1000 < needMajor)
+                d.problem = "the NVIDIA driver supports CUDA " + std::to_string(v / 1000) + "." +
+                            std::to_string(v % 1000 / 10) + ", older than " + path + " (CUDA " +
+                            std::to_string(needMajor) +
+                            "); update the driver or point KINETOSCOPE_CUPTI_LIBRARY at the CUPTI of the "
+                            "CUDA version the program uses";
+        }
     }
     return lib;
 }

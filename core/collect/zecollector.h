@@ -56,7 +56,7 @@ public:
     std::vector<std::string> warnings() override;
 
     // Live path: operations finished since the last drain. Safe from any thread.
-    size_t drain(std::vector<record::DeviceActivity>& out);
+    size_t drain(std::vector<record::DeviceActivity>& out) override;
     // Reads the timestamps of every operation that has finished.
     void harvest();
     // Operations appended but not finished yet.

@@ -14,6 +14,7 @@
 #include "collect/zecollector.h"
 #endif
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -23,9 +24,12 @@
 
 namespace {
 
+// Each activity is tried once per process: CUDA calls InitializeInjection again for every cuInit.
 void attachDefault(ks::record::Activity activity)
 {
     using namespace ks;
+    static std::atomic<bool> tried[3];
+    if (tried[int(activity)].exchange(true)) return;
     std::string why;
     auto collector = collect::defaultCollector(activity, why);
     if (collector)
