@@ -16,7 +16,7 @@ endforeach()
 
 # Level Zero: our fake GPU driver for the real loader (ZE_ENABLE_ALT_DRIVERS); the test links the
 # loader itself because it plays the application.
-if(KS_WITH_LEVEL_ZERO AND TARGET tst_zecollector)
+if(KS_WITH_LEVEL_ZERO AND KS_ZE_LOADER_LIBRARY AND TARGET tst_zecollector)
     add_library(ks_zefake MODULE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/zefake/zefakedriver.cpp)
     target_include_directories(ks_zefake SYSTEM PRIVATE ${KS_ZE_INCLUDE_DIR})
     target_include_directories(ks_zefake PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/zefake)
