@@ -117,7 +117,9 @@ void Profiler::prepareTrace()
         for (auto& c : m_options.collectors)
             if (c && c->activity() == a) candidates.push_back(c);
         std::string noDefault;
-        if (candidates.empty())
+        if (candidates.empty() && !m_options.builtinCollectors)
+            noDefault = "no collector was given for it";
+        else if (candidates.empty())
             if (auto c = collect::defaultCollector(a, noDefault)) candidates.push_back(std::move(c));
         bool found = false;
         for (auto& c : candidates) {
