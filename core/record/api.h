@@ -4,6 +4,7 @@
 // calling thread's buffer without locks. When recording is off each call is one relaxed load and a
 // branch.
 
+#include "record/rangehooks.h"
 #include "record/recorder.h"
 
 namespace ks::record {
@@ -41,13 +42,23 @@ inline void write(RecordType type, uint32_t name, uint64_t a, int64_t b, uint8_t
     buf->commit();
 }
 
+// With range listeners attached (a GPU collector linking kernels to ranges) a range gets an id that
+// is recorded as its correlation ("External id") and handed to the listeners.
 inline void rangeBegin(uint32_t name, uint64_t payload = 0, int64_t correlation = 0)
 {
-    if (recording()) write(RecordType::Begin, name, payload, correlation);
+    if (recording()) {
+        if (g_rangeHooked.load(std::memory_order_relaxed)) [[unlikely]]
+            correlation = hookedRangeBegin(correlation);
+        write(RecordType::Begin, name, payload, correlation);
+    }
 }
 inline void rangeEnd()
 {
-    if (recording()) write(RecordType::End, 0, 0, 0);
+    if (recording()) {
+        if (g_rangeHooked.load(std::memory_order_relaxed)) [[unlikely]]
+            hookedRangeEnd();
+        write(RecordType::End, 0, 0, 0);
+    }
 }
 inline void mark(uint32_t name, uint64_t payload = 0)
 {
@@ -75,6 +86,23 @@ inline void recordFree(const void* ptr, uint8_t deviceType = 0, int16_t deviceIn
               deviceIndex);
 }
 
+// A range whose start and end were seen apart (e.g. nvtxRangeStart/End, which may end on another
+// thread): written as one finished slice on the calling thread.
+inline void completeRange(uint32_t name, uint64_t startTicks, uint64_t endTicks)
+{
+    if (!recording()) return;
+    ThreadBuffer* buf = currentBuffer();
+    Record* r = buf->slot();
+    r->ticks = startTicks;
+    r->type = RecordType::Complete;
+    r->deviceType = 0;
+    r->deviceIndex = 0;
+    r->name = name;
+    r->a = endTicks;
+    r->b = 0;
+    buf->commit();
+}
+
 inline uint32_t internName(std::string_view name)
 {
     return Recorder::instance().intern(name);
@@ -86,17 +114,29 @@ class Range {
 public:
     explicit Range(uint32_t name, uint64_t payload = 0) : m_on(recording())
     {
-        if (m_on) write(RecordType::Begin, name, payload, 0);
+        if (m_on) rangeBeginRecorded(name, payload);
     }
     explicit Range(std::string_view name) : Range(internName(name)) {}
     ~Range()
     {
-        if (m_on) write(RecordType::End, 0, 0, 0);
+        if (m_on) {
+            if (g_rangeHooked.load(std::memory_order_relaxed)) [[unlikely]]
+                hookedRangeEnd();
+            write(RecordType::End, 0, 0, 0);
+        }
     }
     Range(const Range&) = delete;
     Range& operator=(const Range&) = delete;
 
 private:
+    static void rangeBeginRecorded(uint32_t name, uint64_t payload)
+    {
+        int64_t correlation = 0;
+        if (g_rangeHooked.load(std::memory_order_relaxed)) [[unlikely]]
+            correlation = hookedRangeBegin(0);
+        write(RecordType::Begin, name, payload, correlation);
+    }
+
     bool m_on;
 };
 

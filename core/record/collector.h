@@ -23,8 +23,18 @@ public:
     virtual void stop() = 0;
     // Moves the activities of the window just stopped into out.
     virtual void collect(std::vector<DeviceActivity>& out) = 0;
+    // While started: moves out what has arrived since the last call (a live view polls this; GPU
+    // records come in batches, one flush period late). Returns how many were added.
+    virtual size_t drain(std::vector<DeviceActivity>& out)
+    {
+        (void)out;
+        return 0;
+    }
     // Device properties for the trace's "deviceProperties" array (JSON objects), if known.
     virtual std::vector<std::string> deviceProperties() { return {}; }
+    // Problems met during the window just stopped (records dropped, the device runtime taken over
+    // by another tool...), one line each.
+    virtual std::vector<std::string> warnings() { return {}; }
 };
 
 } // namespace ks::record

@@ -39,9 +39,13 @@ struct DeviceActivity {
         Overhead, // cat "overhead" on pid -1
         Range,    // an NVTX/ITT range on a host thread: cat "user_annotation"
         Mark,     // an NVTX/ITT mark: instant on a host thread
+        Memory,   // a device allocation (bytes > 0) or free (bytes < 0): a "[memory]" instant
     };
+    // Which runtime the device rows belong to; names the rows as Kineto does for it.
+    enum class Backend : uint8_t { Cuda, Xpu };
 
     Kind kind = Kind::Kernel;
+    Backend backend = Backend::Cuda;
     int64_t startNs = 0;
     int64_t endNs = 0;
     int32_t device = 0;
@@ -52,8 +56,13 @@ struct DeviceActivity {
     int64_t correlation = 0; // CUPTI/L0 correlation id; 0 = none
     int64_t externalId = 0;  // our range id linked through external correlation; 0 = none
     bool flowStart = false;  // Runtime/Driver calls that launch GPU work start an ac2g flow
-    // Args after Kineto's leading ones ("device", "stream", "correlation", "External id" are
-    // added from the fields above), in order.
+    // Memory: the address; bytes are the signed "bytes" of a Memory activity.
+    uint64_t address = 0;
+    int64_t bytes = 0;
+    // false: args come after the leading ones built from the fields above ("device", "stream",
+    // "correlation", "External id"). true: args already hold everything Kineto writes for this
+    // kind, in its order; only "External id" (always first in Kineto's output) is added.
+    bool ownArgs = false;
     std::vector<DeviceArg> args;
 };
 

@@ -1,5 +1,6 @@
 #include "record/profiler.h"
 
+#include "collect/collectors.h"
 #include "record/api.h"
 #include "record/windowbuilder.h"
 #include "util/jsonwrite.h"
@@ -111,9 +112,17 @@ void Profiler::prepareTrace()
                    m_status.end());
     for (Activity a : m_options.activities) {
         if (a == Activity::CPU) continue;
+        // The build's own collector unless the caller brought one for this activity.
+        std::vector<std::shared_ptr<ActivityCollector>> candidates;
+        for (auto& c : m_options.collectors)
+            if (c && c->activity() == a) candidates.push_back(c);
+        std::string noDefault;
+        if (candidates.empty() && !m_options.builtinCollectors)
+            noDefault = "no collector was given for it";
+        else if (candidates.empty())
+            if (auto c = collect::defaultCollector(a, noDefault)) candidates.push_back(std::move(c));
         bool found = false;
-        for (auto& c : m_options.collectors) {
-            if (!c || c->activity() != a) continue;
+        for (auto& c : candidates) {
             found = true;
             std::string why;
             if (c->prepare(why)) {
@@ -124,8 +133,9 @@ void Profiler::prepareTrace()
             }
         }
         if (!found)
-            m_status.push_back(std::string(activityName(a)) +
-                               ": not available: no collector for it in this build");
+            m_status.push_back(
+                std::string(activityName(a)) + ": not available: " +
+                (noDefault.empty() ? std::string("no collector for it in this build") : noDefault));
     }
 }
 
@@ -151,6 +161,8 @@ void Profiler::stopTrace()
     for (auto& c : m_activeCollectors) {
         c->stop();
         c->collect(w.device);
+        for (const std::string& line : c->warnings())
+            m_status.push_back(std::string(activityName(c->activity())) + ": " + line);
     }
     std::string props = "[";
     bool first = true;

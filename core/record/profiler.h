@@ -27,8 +27,10 @@ struct ProfilerOptions {
     bool profileMemory = false;
     bool withStack = false;
     bool withFlops = false;
-    // Device activity sources (CUPTI, Level Zero); activities CUDA/XPU use the ones given here.
+    // Device activity sources (CUPTI, Level Zero); activities CUDA/XPU use the ones given here,
+    // else the build's own (core/collect) unless builtinCollectors is false.
     std::vector<std::shared_ptr<ActivityCollector>> collectors;
+    bool builtinCollectors = true;
 };
 
 // torch.profiler.profile for C++ programs: start()/step()/stop() drive torch's schedule state

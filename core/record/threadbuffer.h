@@ -71,6 +71,18 @@ public:
     // True when everything written has been drained.
     bool drained() const;
 
+    // Ids of the open ranges that range listeners know about (record/rangehooks.h); owner thread
+    // only. Empty unless a listener is attached.
+    void pushExternalId(int64_t id) { m_externalIds.push_back(id); }
+    int64_t popExternalId()
+    {
+        if (m_externalIds.empty()) return 0;
+        const int64_t id = m_externalIds.back();
+        m_externalIds.pop_back();
+        return id;
+    }
+    int64_t topExternalId() const { return m_externalIds.empty() ? 0 : m_externalIds.back(); }
+
 private:
     void grow();
 
@@ -81,6 +93,7 @@ private:
     Chunk* m_tail;
     Record* m_cursor;
     Record* m_limit;
+    std::vector<int64_t> m_externalIds;
     // Drainer state.
     Chunk* m_readChunk;
     uint32_t m_readIndex = 0;

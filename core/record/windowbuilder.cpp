@@ -88,40 +88,16 @@ public:
     void addDevice(uint64_t pid, const DeviceActivity& a)
     {
         using K = DeviceActivity::Kind;
+        if (a.kind == K::Memory) {
+            addDeviceMemory(pid, a);
+            return;
+        }
         const bool onDevice =
             a.kind == K::Kernel || a.kind == K::Memcpy || a.kind == K::Memset || a.kind == K::Sync;
         const uint64_t p = onDevice ? uint64_t(a.device) : (a.kind == K::Overhead ? uint64_t(-1) : pid);
         const uint64_t t = onDevice ? uint64_t(a.stream) : (a.kind == K::Overhead ? 0 : a.hostTid);
-        const char* cat = "kernel";
-        switch (a.kind) {
-        case K::Kernel:
-            cat = "kernel";
-            break;
-        case K::Memcpy:
-            cat = "gpu_memcpy";
-            break;
-        case K::Memset:
-            cat = "gpu_memset";
-            break;
-        case K::Sync:
-            cat = "cuda_sync";
-            break;
-        case K::Runtime:
-            cat = "cuda_runtime";
-            break;
-        case K::Driver:
-            cat = "cuda_driver";
-            break;
-        case K::Overhead:
-            cat = "overhead";
-            break;
-        case K::Range:
-            cat = "user_annotation";
-            break;
-        case K::Mark:
-            cat = "user_mark";
-            break;
-        }
+        if (onDevice) m_deviceRows[{a.device, a.stream}] = a.backend;
+        if (a.kind == K::Overhead) m_overhead = true;
         const int64_t startFile = a.startNs + m_epoch - m_base;
         RawEvent e;
         e.ph = a.kind == K::Mark ? 'i' : 'X';
@@ -133,20 +109,22 @@ public:
         e.tidNum = int64_t(t);
         e.hasPid = e.hasTid = true;
         e.name = local(a.name);
-        e.cat = local(a.category.empty() ? std::string_view(cat) : std::string_view(a.category));
+        e.cat = local(a.category.empty() ? std::string_view(defaultCategory(a.kind))
+                                         : std::string_view(a.category));
         m_shard.begin();
-        if (onDevice) {
-            m_shard.addInt("device", a.device);
-            m_shard.addInt("stream", a.stream);
+        if (a.ownArgs) {
+            // Kineto writes the linked op's id first, then the activity's own metadata.
+            if (a.externalId != 0) m_shard.addInt("External id", a.externalId);
+        } else {
+            if (onDevice) {
+                m_shard.addInt("device", a.device);
+                m_shard.addInt("stream", a.stream);
+            }
+            if (a.correlation != 0) m_shard.addInt("correlation", a.correlation);
+            if (a.externalId != 0) m_shard.addInt("External id", a.externalId);
         }
-        if (a.correlation != 0) {
-            m_shard.addInt("correlation", a.correlation);
-            e.correlation = a.correlation;
-        }
-        if (a.externalId != 0) {
-            m_shard.addInt("External id", a.externalId);
-            e.externalId = a.externalId;
-        }
+        if (a.correlation != 0) e.correlation = a.correlation;
+        if (a.externalId != 0) e.externalId = a.externalId;
         for (const DeviceArg& d : a.args) {
             switch (d.type) {
             case DeviceArg::Type::Int:
@@ -184,6 +162,36 @@ public:
         }
     }
 
+    // Names the device rows the way Kineto does: one process per device labelled "GPU <n>" and
+    // sorted after the host processes, one thread per stream ("stream <n> "; "Stream <n>" for XPU
+    // queues), and the CUPTI overhead process.
+    void addDeviceRowsMeta(const std::string& processName)
+    {
+        std::map<int32_t, DeviceActivity::Backend> devices;
+        for (const auto& [row, backend] : m_deviceRows)
+            devices.emplace(row.first, backend);
+        for (const auto& [device, backend] : devices) {
+            const uint64_t p = uint64_t(int64_t(device));
+            const char* label = backend == DeviceActivity::Backend::Xpu ? "XPU " : "GPU ";
+            addMeta(p, 0, "process_name", "name", processName, false);
+            addMeta(p, 0, "process_labels", "labels", label + std::to_string(device), false);
+            addMetaInt(p, 0, "process_sort_index", 16777216 + int64_t(device), false);
+        }
+        for (const auto& [row, backend] : m_deviceRows) {
+            const uint64_t p = uint64_t(int64_t(row.first));
+            const uint64_t t = uint64_t(row.second);
+            const std::string name = backend == DeviceActivity::Backend::Xpu
+                                         ? "Stream " + std::to_string(row.second)
+                                         : "stream " + std::to_string(row.second) + " ";
+            addMeta(p, t, "thread_name", "name", name);
+            addMetaInt(p, t, "thread_sort_index", row.second);
+        }
+        if (m_overhead) {
+            addMeta(uint64_t(-1), 0, "process_name", "name", "CUPTI Overhead", false);
+            addMetaInt(uint64_t(-1), 0, "process_sort_index", -1, false);
+        }
+    }
+
     void addProcessMeta(uint64_t pid, const std::string& processName)
     {
         addMeta(pid, 0, "process_name", "name", processName, false);
@@ -191,6 +199,34 @@ public:
     }
 
 private:
+    static const char* defaultCategory(DeviceActivity::Kind k)
+    {
+        using K = DeviceActivity::Kind;
+        switch (k) {
+        case K::Kernel:
+            return "kernel";
+        case K::Memcpy:
+            return "gpu_memcpy";
+        case K::Memset:
+            return "gpu_memset";
+        case K::Sync:
+            return "cuda_sync";
+        case K::Runtime:
+            return "cuda_runtime";
+        case K::Driver:
+            return "cuda_driver";
+        case K::Overhead:
+            return "overhead";
+        case K::Range:
+            return "user_annotation";
+        case K::Mark:
+            return "user_mark";
+        case K::Memory:
+            return "cpu_instant_event";
+        }
+        return "kernel";
+    }
+
     bool inWindow(uint64_t t) const { return t >= m_options.startTicks && t <= m_options.stopTicks; }
     int64_t fileNs(uint64_t ticks) const { return Clock::toNs(ticks) + m_epoch - m_base; }
 
@@ -288,32 +324,59 @@ private:
 
     void addMemory(uint64_t pid, uint64_t tid, uint64_t ns, const Record& r)
     {
-        const auto device = std::make_pair(int(r.deviceType), int(r.deviceIndex));
-        int64_t& total = m_totals[device];
-        int64_t bytes = r.b;
-        if (r.type == RecordType::Alloc) {
-            m_live[{device, r.a}] = bytes;
-            total += bytes;
-        } else {
-            auto it = m_live.find({device, r.a});
-            if (it != m_live.end()) {
-                bytes = it->second;
-                m_live.erase(it);
-            }
-            total -= bytes;
-            bytes = -bytes;
-        }
+        const bool alloc = r.type == RecordType::Alloc;
+        const int64_t bytes = updateTotals(r.deviceType, r.deviceIndex, r.a, alloc, r.b);
         if (!inWindow(ns)) return;
-        RawEvent e = base('i', pid, tid, ns);
+        addMemoryEvent(base('i', pid, tid, ns), r.deviceType, r.deviceIndex, r.a, bytes);
+    }
+
+    // A device allocation reported by a collector: kept in the same per-device running totals as
+    // the recorder's own allocation records.
+    void addDeviceMemory(uint64_t pid, const DeviceActivity& a)
+    {
+        const uint8_t type = a.backend == DeviceActivity::Backend::Xpu ? 20 : 1;
+        const int64_t bytes =
+            updateTotals(type, int16_t(a.device), a.address, a.bytes > 0, a.bytes > 0 ? a.bytes : -a.bytes);
+        RawEvent e;
+        e.ph = 'i';
+        e.ts = a.startNs + m_epoch - m_base;
+        e.hasTs = true;
+        e.pidNum = int64_t(pid);
+        e.tidNum = int64_t(a.hostTid);
+        e.hasPid = e.hasTid = true;
+        addMemoryEvent(e, type, int16_t(a.device), a.address, bytes);
+    }
+
+    // Returns the signed size of the event (negative for frees, sized from the matching alloc).
+    int64_t updateTotals(uint8_t deviceType, int16_t deviceIndex, uint64_t address, bool alloc, int64_t bytes)
+    {
+        const auto device = std::make_pair(int(deviceType), int(deviceIndex));
+        int64_t& total = m_totals[device];
+        if (alloc) {
+            m_live[{device, address}] = bytes;
+            total += bytes;
+            return bytes;
+        }
+        auto it = m_live.find({device, address});
+        if (it != m_live.end()) {
+            bytes = it->second;
+            m_live.erase(it);
+        }
+        total -= bytes;
+        return -bytes;
+    }
+
+    void addMemoryEvent(RawEvent e, uint8_t deviceType, int16_t deviceIndex, uint64_t address, int64_t bytes)
+    {
         e.scope = 't';
         e.name = m_nameMemory;
         e.cat = m_catInstant;
         m_shard.begin();
-        m_shard.addInt("Total Allocated", total);
+        m_shard.addInt("Total Allocated", m_totals[{int(deviceType), int(deviceIndex)}]);
         m_shard.addInt("Bytes", bytes);
-        m_shard.addUInt("Addr", r.a);
-        m_shard.addInt("Device Id", r.deviceIndex);
-        m_shard.addInt("Device Type", r.deviceType);
+        m_shard.addUInt("Addr", address);
+        m_shard.addInt("Device Id", deviceIndex);
+        m_shard.addInt("Device Type", deviceType);
         e.args = m_shard.finish();
         push(e);
     }
@@ -326,6 +389,17 @@ private:
         e.name = local(what);
         m_shard.begin();
         m_shard.addString(key, value);
+        e.args = m_shard.finish();
+        push(e);
+    }
+
+    void addMetaInt(uint64_t pid, uint64_t tid, const char* what, int64_t value, bool hasTid = true)
+    {
+        RawEvent e = base('M', pid, tid, m_options.startTicks);
+        e.hasTid = hasTid;
+        e.name = local(what);
+        m_shard.begin();
+        m_shard.addInt("sort_index", value);
         e.args = m_shard.finish();
         push(e);
     }
@@ -349,6 +423,8 @@ private:
     std::unordered_map<uint64_t, ArgsRef> m_payloadArgs;
     std::map<std::pair<int, int>, int64_t> m_totals;
     std::map<std::pair<std::pair<int, int>, uint64_t>, int64_t> m_live;
+    std::map<std::pair<int32_t, int64_t>, DeviceActivity::Backend> m_deviceRows;
+    bool m_overhead = false;
 };
 
 std::string selfComm()
@@ -372,11 +448,13 @@ std::unique_ptr<Trace> buildTrace(const std::vector<ThreadRecords>& threads, con
     const int64_t base = epochStart - epochStart % 1000000000;
     Converter conv(*trace, recorder, options, base);
     const uint64_t pid = recorder.pid();
-    conv.addProcessMeta(pid, options.processName.empty() ? selfComm() : options.processName);
+    const std::string processName = options.processName.empty() ? selfComm() : options.processName;
+    conv.addProcessMeta(pid, processName);
     for (const ThreadRecords& tr : threads)
         conv.addThread(tr, pid);
     for (const DeviceActivity& a : options.device)
         conv.addDevice(pid, a);
+    conv.addDeviceRowsMeta(processName);
 
     TraceBuilder builder(*trace);
     builder.addTopLevel("schemaVersion", "1");

@@ -14,3 +14,33 @@ foreach(t tst_reader_badinput tst_reader_events)
         target_link_libraries(${t} PRIVATE ZLIB::ZLIB)
     endif()
 endforeach()
+
+# GPU collector tests compile against the same CUPTI / NVTX / Level Zero headers as the core.
+foreach(t tst_cupticollector tst_cuptidecoder tst_zecollector tst_gpuabsent)
+    if(TARGET ${t})
+        kinetoscope_collector_flags(${t})
+    endif()
+endforeach()
+
+# Level Zero: our fake GPU driver for the real loader (ZE_ENABLE_ALT_DRIVERS); the test links the
+# loader itself because it plays the application.
+if(KS_WITH_LEVEL_ZERO AND KS_ZE_LOADER_LIBRARY AND TARGET tst_zecollector)
+    add_library(ks_zefake MODULE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/zefake/zefakedriver.cpp)
+    target_include_directories(ks_zefake SYSTEM PRIVATE ${KS_ZE_INCLUDE_DIR})
+    target_include_directories(ks_zefake PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/zefake)
+    target_link_libraries(tst_zecollector PRIVATE ${KS_ZE_LOADER_LIBRARY})
+    target_compile_definitions(tst_zecollector PRIVATE KS_ZE_FAKE_DRIVER="$<TARGET_FILE:ks_zefake>")
+    add_dependencies(tst_zecollector ks_zefake)
+endif()
+
+# Programs the injection-library test runs (tests/scripts/test_inject.sh).
+add_executable(ks_inject_probe ${CMAKE_CURRENT_LIST_DIR}/../inject/inject_probe.c)
+target_link_libraries(ks_inject_probe PRIVATE ${CMAKE_DL_LIBS})
+add_executable(ks_itt_client ${CMAKE_CURRENT_LIST_DIR}/../inject/itt_client.c)
+target_link_libraries(ks_itt_client PRIVATE ${CMAKE_DL_LIBS})
+add_dependencies(ks_inject_probe kinetoscope_inject)
+if(KS_WITH_NVTX)
+    add_executable(ks_nvtx_client ${CMAKE_CURRENT_LIST_DIR}/../inject/nvtx_client.c)
+    target_include_directories(ks_nvtx_client SYSTEM PRIVATE ${KS_NVTX_INCLUDE_DIR})
+    target_link_libraries(ks_nvtx_client PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
+endif()

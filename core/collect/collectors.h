@@ -1,0 +1,17 @@
+#pragma once
+
+#include "record/collector.h"
+
+#include <memory>
+#include <string>
+
+namespace ks::collect {
+
+// The GPU collector this build has for an activity (CUDA: CUPTI, XPU: Level Zero), shared by every
+// Profiler in the process; null with the reason in why when the build has none.
+std::shared_ptr<record::ActivityCollector> defaultCollector(record::Activity activity, std::string& why);
+
+// "CUPTI yes, NVTX yes, Level Zero yes" for diagnostics.
+std::string buildSummary();
+
+} // namespace ks::collect
