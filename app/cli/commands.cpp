@@ -11,6 +11,7 @@ const std::vector<Command>& commands()
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
         {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",
          runExportMemory},
+        {"record", "run a program with live recording and write what it streamed as a trace", runRecord},
     };
     return list;
 }
@@ -24,6 +25,15 @@ std::string sampleTracePath()
         KS_INSTALL_DATADIR "/samples/sample.pt.trace.json.gz",
         KS_SOURCE_DIR "/resources/samples/sample.pt.trace.json.gz",
     });
+}
+
+} // namespace ks::cli
+
+namespace ks::cli {
+
+live::LiveResources liveResources()
+{
+    return live::findLiveResources(KS_SOURCE_DIR, KS_INSTALL_DATADIR);
 }
 
 } // namespace ks::cli

@@ -4,6 +4,8 @@
 // (args[0] is the first argument, not the command) and returns the process exit code:
 // 0 success, 1 failure (message on stderr), 2 usage error.
 
+#include "live/liveresources.h"
+
 #include <string>
 #include <vector>
 
@@ -23,8 +25,11 @@ const std::vector<Command>& commands();
 int runInfo(const Args& args);
 int runExport(const Args& args);
 int runExportMemory(const Args& args);
+int runRecord(const Args& args);
 
 // Resolves the bundled sample trace (build tree or installed location); empty if missing.
 std::string sampleTracePath();
+// The library, Python bootstrap and injection library a launched live target needs.
+live::LiveResources liveResources();
 
 } // namespace ks::cli

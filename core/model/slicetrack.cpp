@@ -54,13 +54,15 @@ uint32_t SliceTrack::append(TimeNs start, TimeNs dur, StringId name, StringId ca
     m_depths.push_back(uint16_t(depth));
     m_args.push_back(args);
 
+    // Starts publish the row: size() counts them, so every column above is complete for readers.
+    m_starts.push_back(start);
+    // The level index comes after: a reader walking a level (the live LOD update) must never meet a
+    // row whose columns are not written yet.
     Level& level = levelForWrite(depth);
     const TimeNs visibleEnd = dur == kOpen ? std::numeric_limits<TimeNs>::max() : end;
     const TimeNs prevMax = level.maxEnd.empty() ? std::numeric_limits<TimeNs>::min() : level.maxEnd.back();
     level.maxEnd.push_back(std::max(prevMax, visibleEnd));
     level.rows.push_back(row);
-    // Starts are published last: size() counts them, so every other column is complete for readers.
-    m_starts.push_back(start);
 
     m_stack.push_back(row);
     const TimeNs last = dur == kOpen ? start : end;

@@ -9,10 +9,7 @@ namespace {
 void analyse(TraceDocument& doc, const std::atomic<bool>* cancel)
 {
     const Trace& t = *doc.trace;
-    doc.links.build(t, cancel);
-    doc.kernels = computeKernelStats(t, &doc.links, cancel);
-    doc.stats = computeTraceStats(t);
-    doc.memory = buildMemorySeries(t);
+    doc.adopt(analyseTrace(t, cancel));
     doc.lods.clear();
     doc.lods.reserve(t.trackCount());
     for (size_t i = 0; i < t.trackCount(); ++i) {
@@ -23,6 +20,24 @@ void analyse(TraceDocument& doc, const std::atomic<bool>* cancel)
 }
 
 } // namespace
+
+DocumentAnalysis analyseTrace(const Trace& t, const std::atomic<bool>* cancel)
+{
+    DocumentAnalysis a;
+    a.links.build(t, cancel);
+    a.kernels = computeKernelStats(t, &a.links, cancel);
+    a.stats = computeTraceStats(t);
+    a.memory = buildMemorySeries(t);
+    return a;
+}
+
+void TraceDocument::adopt(DocumentAnalysis&& a)
+{
+    links = std::move(a.links);
+    kernels = std::move(a.kernels);
+    stats = std::move(a.stats);
+    memory = std::move(a.memory);
+}
 
 size_t TraceDocument::bytesUsed() const
 {

@@ -17,6 +17,16 @@
 
 namespace ks::ui {
 
+// The analyses of a trace that are worth computing once: computed off the GUI thread, possibly
+// again and again while a live session's trace grows.
+struct DocumentAnalysis {
+    LinkIndex links;
+    KernelStats kernels;
+    TraceStats stats;
+    std::vector<MemorySeries> memory;
+};
+DocumentAnalysis analyseTrace(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
+
 // One loaded trace with everything the views need that is worth computing once, off the GUI
 // thread: link index, kernel table, counts, memory series, LOD indexes. Read-only once built; shared
 // (shared_ptr) so background jobs such as a search keep it alive while they run.
@@ -38,6 +48,9 @@ public:
     double analysisSeconds = 0; // everything above after that
 
     const SliceLod& lod(TrackId id) const { return *lods[id.value]; }
+    // Takes fresh analyses (live sessions; GUI thread, then rebuild the timeline's rows: memory
+    // counters move).
+    void adopt(DocumentAnalysis&& a);
     size_t bytesUsed() const;
 };
 

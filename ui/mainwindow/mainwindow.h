@@ -4,6 +4,7 @@
 #include "util/metatypes.h"
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -12,6 +13,10 @@ class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
 class QDockWidget;
+
+namespace ks::live {
+struct LaunchRequest;
+}
 
 namespace ks::ui {
 
@@ -24,6 +29,7 @@ class RangePanel;
 class InfoPanel;
 class SearchBar;
 class Banner;
+class LiveController;
 
 // One trace per window: the timeline in the middle, details and trace info on the right, analysis
 // tables (kernels, range aggregate, and later the operator table) below.
@@ -63,11 +69,25 @@ public:
     // Paths shown by all open windows (for the session list).
     static QStringList openPaths();
 
+    // Live sessions (mainwindowlive.cpp): launch a script, or listen for programs that stream, in
+    // this window or in a new one when this one is busy. Returns the session's controller, or null
+    // when it could not start (the reason is shown, and emitted as liveFailed()).
+    LiveController* launchLive(const live::LaunchRequest& request);
+    LiveController* listenLive();
+    LiveController* liveController() const { return m_live; }
+    void showLaunchDialog();
+    // Saves the shown trace (a live one as it stands) as .pt.trace.json or .json.gz.
+    void saveAs(const QString& path);
+    // The document's analyses were recomputed (live sessions): the panels take them again.
+    void documentUpdated();
+
 signals:
     void documentLoaded(std::shared_ptr<const ks::ui::TraceDocument> document);
     void loadFailed(const QString& path, const QString& error);
     void loadCancelled();
     void searchFinished(int matches);
+    void liveFailed(const QString& error);
+    void traceSaved(const QString& path, const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -91,10 +111,15 @@ private:
     void openFolderDialog();
     void quitApplication();
     void showShortcuts();
+    void saveAsDialog();
+    MainWindow* windowForLive();
+    LiveController* startLive(const std::function<bool(LiveController*, QString&)>& start);
 
     std::shared_ptr<const TraceDocument> m_doc;
     DocumentLoader* m_loader;
     JobTracker m_searchJobs{this};
+    JobTracker m_saveJobs{this};
+    LiveController* m_live = nullptr;
     HighlightOwner m_highlightOwner = HighlightOwner::None;
     bool m_interactive = true;
     bool m_trackSession = true;
