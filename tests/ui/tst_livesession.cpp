@@ -138,6 +138,35 @@ private slots:
         delete w;
     }
 
+    void windowsModeMergesTorchOps()
+    {
+        MainWindow* w = newWindow();
+        live::LaunchRequest r = trainRequest(12, 30);
+        r.capture.mode = live::CaptureOptions::Mode::Windows;
+        r.capture.shapes = true;
+        r.capture.schedule = record::Schedule{1, 1, 3, 1, 0, 0};
+        LiveController* live = w->launchLive(r);
+        QVERIFY(live);
+        QSignalSpy finished(live, &LiveController::finished);
+        QVERIFY(finished.wait(120000));
+        const Trace& t = *live->document()->trace;
+        size_t ops = 0;
+        for (size_t i = 0; i < t.trackCount(); ++i) {
+            const Track& tr = t.track(TrackId(uint32_t(i)));
+            if (tr.name.valid() && t.str(tr.name).rfind("torch.profiler", 0) == 0) ops += tr.slices.size();
+        }
+        QVERIFY2(ops > 100, qPrintable(QString::number(ops)));
+        QVERIFY(live->panel()->console()->text().contains(QStringLiteral("placed by steps")));
+        // Zoom to the profiled steps (2-4) to look at the merged ops.
+        TimelineView* tl = w->timeline();
+        const Step& first = t.steps()[2];
+        const Step& last = t.steps()[4];
+        tl->setWindow(TimeWindow{first.start - 1'000'000, last.end + 1'000'000});
+        QTest::qWait(100);
+        QVERIFY(w->grab().save(screenshotPath("live-windows.png")));
+        delete w;
+    }
+
     void missingScriptIsAClearError()
     {
         MainWindow* w = newWindow();
