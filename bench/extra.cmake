@@ -32,3 +32,12 @@ if(KINETOSCOPE_FUZZ)
     target_link_options(fuzz_reader PRIVATE -fsanitize=fuzzer,address,undefined)
     target_link_libraries(fuzz_reader PRIVATE kinetoscope_core)
 endif()
+
+# The live benchmark launches a C target built from the test's source (tests/capi/c_stream.c).
+add_executable(bench_live_target ${CMAKE_SOURCE_DIR}/tests/capi/c_stream.c)
+set_target_properties(bench_live_target PROPERTIES LINKER_LANGUAGE C)
+target_link_libraries(bench_live_target PRIVATE kinetoscope_shared Threads::Threads)
+if(TARGET bench_live)
+    target_compile_definitions(bench_live PRIVATE KS_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+    add_dependencies(bench_live bench_live_target kinetoscope_shared)
+endif()

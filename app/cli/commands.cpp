@@ -14,6 +14,7 @@ const std::vector<Command>& commands()
         {"export-stacks", "write stacks for FlameGraph like torch's export_stacks", runExportStacks},
         {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",
          runExportMemory},
+        {"record", "run a program with live recording and write what it streamed as a trace", runRecord},
     };
     return list;
 }
@@ -27,6 +28,15 @@ std::string sampleTracePath()
         KS_INSTALL_DATADIR "/samples/sample.pt.trace.json.gz",
         KS_SOURCE_DIR "/resources/samples/sample.pt.trace.json.gz",
     });
+}
+
+} // namespace ks::cli
+
+namespace ks::cli {
+
+live::LiveResources liveResources()
+{
+    return live::findLiveResources(KS_SOURCE_DIR, KS_INSTALL_DATADIR);
 }
 
 } // namespace ks::cli

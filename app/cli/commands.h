@@ -4,6 +4,8 @@
 // (args[0] is the first argument, not the command) and returns the process exit code:
 // 0 success, 1 failure (message on stderr), 2 usage error.
 
+#include "live/liveresources.h"
+
 #include <string>
 #include <vector>
 
@@ -29,8 +31,11 @@ int runSummary(const Args& args);
 // Prints the summary table of a trace (or a log directory's newest trace) when no window can be
 // opened; `why` says why ("no display available").
 int describeOnTerminal(const std::string& path, const char* why);
+int runRecord(const Args& args);
 
 // Resolves the bundled sample trace (build tree or installed location); empty if missing.
 std::string sampleTracePath();
+// The library, Python bootstrap and injection library a launched live target needs.
+live::LiveResources liveResources();
 
 } // namespace ks::cli

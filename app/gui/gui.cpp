@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "gui/screenshot.h"
+#include "live/livecontroller.h"
 #include "mainwindow/mainwindow.h"
 #include "mainwindow/recentfiles.h"
 
@@ -89,6 +90,7 @@ int runGui(int argc, char** argv)
     if (!args.screenshot.isEmpty())
         return ks::app::runScreenshot(args.files.front(), args.screenshot, QSize(args.width, args.height));
 
+    ks::ui::setLiveResources(ks::cli::liveResources());
     QStringList files = args.files;
     if (files.isEmpty() && args.restore) files = ks::ui::recentfiles::lastSession();
     if (files.isEmpty()) {

@@ -2,11 +2,14 @@
 // unwind into C or Python callers.
 
 #include "kinetoscope.h"
+#include "live/streamsender.h"
 #include "record/api.h"
 #include "record/profiler.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -272,6 +275,115 @@ int ks_recording(void)
 int64_t ks_now_ns(void)
 {
     return int64_t(Clock::monotonicNs());
+}
+
+int ks_stream_to(const char* endpoint, const char* options_json)
+{
+    return guarded([&] {
+        ks::live::SenderOptions o;
+        std::string ep = endpoint ? endpoint : "";
+        if (ep.empty()) {
+            const char* env = std::getenv("KINETOSCOPE_ENDPOINT");
+            if (!env || !*env)
+                throw std::invalid_argument("no endpoint given and KINETOSCOPE_ENDPOINT is not set");
+            ep = env;
+        }
+        o.endpoint = ep;
+        if (options_json && *options_json) {
+            const nlohmann::json j = nlohmann::json::parse(options_json);
+            if (!j.is_object()) throw std::invalid_argument("options must be a JSON object");
+            o.flushMs = std::clamp(j.value("flush_ms", o.flushMs), 1, 1000);
+            o.maxPendingBytes =
+                size_t(std::clamp(j.value("max_pending_mb", int64_t(32)), int64_t(1), int64_t(4096))) << 20;
+            o.program = j.value("program", std::string());
+            o.capture = j.dump();
+        }
+        std::string error;
+        if (!ks::live::processSender().start(o, error)) throw std::runtime_error(error);
+        static std::once_flag atExit;
+        // The last batch and the goodbye go out when the program ends normally.
+        std::call_once(atExit, [] { std::atexit([] { ks::live::processSender().stop(0); }); });
+    });
+}
+
+int ks_stream_stop(void)
+{
+    return guarded([] { ks::live::processSender().stop(1); });
+}
+
+int ks_stream_active(void)
+{
+    return ks::live::processSender().active() ? 1 : 0;
+}
+
+int64_t ks_stream_step(const char* requester)
+{
+    try {
+        return ks::live::processSender().step(requester && *requester ? requester : "Step");
+    } catch (...) {
+        return -1;
+    }
+}
+
+void ks_stream_step_origin(void)
+{
+    try {
+        ks::live::processSender().stepOrigin();
+    } catch (...) {
+    }
+}
+
+void ks_stream_log(int level, const char* text)
+{
+    if (!text) return;
+    try {
+        const auto l = level <= 0   ? ks::live::LogLevel::Info
+                       : level == 1 ? ks::live::LogLevel::Warning
+                                    : ks::live::LogLevel::Error;
+        ks::live::processSender().log(l, text);
+    } catch (...) {
+    }
+}
+
+void ks_stream_info(const char* key, const char* value)
+{
+    if (!key || !value) return;
+    try {
+        ks::live::processSender().info(key, value);
+    } catch (...) {
+    }
+}
+
+int ks_stream_window(const char* path, int64_t first_step, int64_t last_step, int64_t start_ns,
+                     int64_t end_ns, const int64_t* anchors, int n_anchors, int remove_after)
+{
+    if (!path || (n_anchors > 0 && !anchors)) return failWith("null argument");
+    return guarded([&] {
+        if (!ks::live::processSender().active()) throw std::runtime_error("not streaming");
+        ks::live::WindowFrame w;
+        w.path = path;
+        w.firstStep = first_step;
+        w.lastStep = last_step;
+        w.startNs = start_ns;
+        w.endNs = end_ns;
+        w.removeAfter = remove_after != 0;
+        for (int i = 0; i < n_anchors; ++i)
+            w.anchors.emplace_back(anchors[2 * i], anchors[2 * i + 1]);
+        ks::live::processSender().window(std::move(w));
+    });
+}
+
+int ks_stream_after_fork(void)
+{
+    return guarded([] {
+        std::string error;
+        if (!ks::live::processSender().afterForkInChild(error)) throw std::runtime_error(error);
+    });
+}
+
+uint64_t ks_stream_dropped(void)
+{
+    return ks::live::processSender().stats().eventsDropped;
 }
 
 } // extern "C"

@@ -70,6 +70,43 @@ KS_API int ks_recording(void);
 /* Monotonic clock of the recorder, in ns. */
 KS_API int64_t ks_now_ns(void);
 
+/* Live streaming to a Kinetoscope viewer (docs/live-protocol.md).
+ *
+ * ks_stream_to() connects to a viewer's session socket (endpoint NULL or "": $KINETOSCOPE_ENDPOINT,
+ * which a viewer sets for the programs it launches; Run > Listen for connections shows one for
+ * programs started by hand), switches recording on and streams every range, mark, counter and
+ * allocation recorded through this library from a background thread, as it happens. Nothing blocks
+ * the calling threads: when the viewer falls behind, batches are dropped and counted.
+ *
+ * options_json (NULL or a JSON object): {"flush_ms": 10, "max_pending_mb": 32, "program": "name"};
+ * the whole object is also shown by the viewer as the program's capture options.
+ * The stream ends with ks_stream_stop() or at exit. */
+KS_API int ks_stream_to(const char* endpoint, const char* options_json);
+KS_API int ks_stream_stop(void);
+/* 1 while connected and streaming. */
+KS_API int ks_stream_active(void);
+/* Counts a training step for `requester` ("Optimizer", "ProfilerStep", ...); the global step is the
+ * maximum over requesters (like torch's KinetoStepTracker), and the step that ends is sent at once.
+ * Returns the number of steps completed so far, or -1 when not streaming. */
+KS_API int64_t ks_stream_step(const char* requester);
+/* The first step starts now (default: when streaming started) unless a step has already ended. */
+KS_API void ks_stream_step_origin(void);
+/* level: 0 info, 1 warning, 2 error. Shown in the viewer's console. */
+KS_API void ks_stream_log(int level, const char* text);
+/* A key/value fact about the program ("torch": "1.13.1"). */
+KS_API void ks_stream_info(const char* key, const char* value);
+/* A finished torch.profiler window exported to `path`, covering steps first..last. anchors holds
+ * n_anchors pairs (ProfilerStep#label, monotonic ns when that step began) that place it on the
+ * timeline; start_ns/end_ns (monotonic, 0 if unknown) bracket the window. remove_after: the viewer
+ * deletes the file once merged (only inside its own window directory). */
+KS_API int ks_stream_window(const char* path, int64_t first_step, int64_t last_step, int64_t start_ns,
+                            int64_t end_ns, const int64_t* anchors, int n_anchors, int remove_after);
+/* In a forked child: reconnect with the child's own pid (done automatically on the next ks_stream_*
+ * call; Python's os.register_at_fork calls it right away). */
+KS_API int ks_stream_after_fork(void);
+/* Events dropped so far because the viewer could not keep up. */
+KS_API uint64_t ks_stream_dropped(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,17 +42,18 @@ uint32_t SliceTrack::append(TimeNs start, TimeNs dur, StringId name, StringId ca
     m_cats.push_back(cat);
     m_args.push_back(args);
     m_pendingStart = start;
-    index(row);
-    // Starts are published last: size() counts them, so every other column is complete for readers.
-    m_starts.push_back(start);
+    index(row); // publishes the start
     return row;
 }
 
-// Depth and per-level entries of a row whose start, duration and other columns are in place (the
-// start may still be unpublished, passed through m_pendingStart).
+// Depth and per-level entries of a row whose duration and other columns are in place. A row whose
+// start is still unpublished (passed through m_pendingStart) is published here, after its depth and
+// before its level entry: size() counts starts, so readers see complete rows, and a reader walking a
+// level (the live LOD update) never meets a row that size() does not count yet.
 void SliceTrack::index(uint32_t row)
 {
-    const TimeNs start = row < m_starts.size() ? m_starts[row] : m_pendingStart;
+    const bool pending = row >= m_starts.size();
+    const TimeNs start = pending ? m_pendingStart : m_starts[row];
     const TimeNs dur = m_durs[row];
     const TimeNs end = dur == kOpen ? std::numeric_limits<TimeNs>::max() : start + dur;
     // torch's tree rule: an enclosing slice must have started no later, and end no earlier.
@@ -66,6 +67,7 @@ void SliceTrack::index(uint32_t row)
     }
     const size_t depth = std::min<size_t>(m_stack.size(), UINT16_MAX);
     m_depths.push_back(uint16_t(depth));
+    if (pending) m_starts.push_back(start);
     Level& level = levelForWrite(depth);
     const TimeNs prevMax = level.maxEnd.empty() ? std::numeric_limits<TimeNs>::min() : level.maxEnd.back();
     level.maxEnd.push_back(std::max(prevMax, end));

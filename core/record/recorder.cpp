@@ -1,5 +1,6 @@
 #include "record/api.h"
 
+#include <algorithm>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -135,6 +136,48 @@ std::vector<ThreadRecords> Recorder::drainAll()
             ++i;
     }
     return out;
+}
+
+void Recorder::drainAll(std::vector<ThreadRecords>& into)
+{
+    std::lock_guard drainLock(m_drainMutex);
+    std::vector<ThreadBuffer*> threads;
+    {
+        std::lock_guard lock(m_threadsMutex);
+        threads.reserve(m_threads.size());
+        for (auto& t : m_threads)
+            threads.push_back(t.get());
+    }
+    // Entries are matched to threads by tid so each keeps its capacity across drains.
+    for (ThreadRecords& tr : into)
+        tr.records.clear();
+    for (ThreadBuffer* t : threads) {
+        ThreadRecords* tr = nullptr;
+        for (ThreadRecords& e : into)
+            if (e.tid == t->tid()) tr = &e;
+        if (!tr) {
+            into.emplace_back();
+            tr = &into.back();
+            tr->tid = t->tid();
+        }
+        {
+            std::lock_guard lock(m_threadsMutex);
+            if (tr->name != t->name()) tr->name = t->name();
+        }
+        t->drain(tr->records);
+    }
+    std::lock_guard lock(m_threadsMutex);
+    for (size_t i = 0; i < m_threads.size();) {
+        if (m_threads[i]->ownerExited() && m_threads[i]->drained())
+            m_threads.erase(m_threads.begin() + long(i));
+        else
+            ++i;
+    }
+    // Threads that are gone and drained leave their (empty) entries behind: drop those.
+    if (into.size() > threads.size() + 16)
+        into.erase(std::remove_if(into.begin(), into.end(),
+                                  [](const ThreadRecords& e) { return e.records.empty(); }),
+                   into.end());
 }
 
 void Recorder::discardAll()

@@ -45,6 +45,10 @@ public:
 
     // Moves every record published so far out of all thread buffers. One drainer at a time.
     std::vector<ThreadRecords> drainAll();
+    // The same into `into`, reusing its vectors (a streaming drainer calls this every few ms and
+    // would otherwise allocate and fault in fresh memory each time). Entries are per thread; one
+    // whose thread wrote nothing since the last drain has no records.
+    void drainAll(std::vector<ThreadRecords>& into);
     // Drops everything recorded so far (e.g. before a new profiling window).
     void discardAll();
 

@@ -44,3 +44,7 @@ if(KS_WITH_NVTX)
     target_include_directories(ks_nvtx_client SYSTEM PRIVATE ${KS_NVTX_INCLUDE_DIR})
     target_link_libraries(ks_nvtx_client PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
 endif()
+# A C program that streams to a live session (tests/scripts/test_live_record.sh).
+add_executable(ks_c_stream ${CMAKE_CURRENT_LIST_DIR}/../capi/c_stream.c)
+set_target_properties(ks_c_stream PROPERTIES LINKER_LANGUAGE C)
+target_link_libraries(ks_c_stream PRIVATE kinetoscope_shared Threads::Threads)

@@ -2,3 +2,7 @@
 if(TARGET tst_screenshot)
     add_dependencies(tst_screenshot kinetoscope)
 endif()
+# The live-session test launches real scripts through libkinetoscope.so.
+if(TARGET tst_livesession)
+    add_dependencies(tst_livesession kinetoscope_shared)
+endif()

@@ -9,12 +9,7 @@ namespace {
 void analyse(TraceDocument& doc, const std::atomic<bool>* cancel)
 {
     const Trace& t = *doc.trace;
-    doc.links.build(t, cancel);
-    doc.kernels = computeKernelStats(t, &doc.links, cancel);
-    doc.stats = computeTraceStats(t);
-    doc.memory = buildMemorySeries(t);
-    if (t.memoryEvents().size() > 0)
-        doc.memoryTimeline = std::make_shared<const MemoryTimeline>(MemoryTimeline::build(t));
+    doc.adopt(analyseTrace(t, cancel));
     doc.lods.clear();
     doc.lods.reserve(t.trackCount());
     for (size_t i = 0; i < t.trackCount(); ++i) {
@@ -25,6 +20,27 @@ void analyse(TraceDocument& doc, const std::atomic<bool>* cancel)
 }
 
 } // namespace
+
+DocumentAnalysis analyseTrace(const Trace& t, const std::atomic<bool>* cancel, bool withMemoryTimeline)
+{
+    DocumentAnalysis a;
+    a.links.build(t, cancel);
+    a.kernels = computeKernelStats(t, &a.links, cancel);
+    a.stats = computeTraceStats(t);
+    a.memory = buildMemorySeries(t);
+    if (withMemoryTimeline && t.memoryEvents().size() > 0)
+        a.memoryTimeline = std::make_shared<const MemoryTimeline>(MemoryTimeline::build(t));
+    return a;
+}
+
+void TraceDocument::adopt(DocumentAnalysis&& a)
+{
+    links = std::move(a.links);
+    kernels = std::move(a.kernels);
+    stats = std::move(a.stats);
+    memory = std::move(a.memory);
+    if (a.memoryTimeline) memoryTimeline = std::move(a.memoryTimeline);
+}
 
 size_t TraceDocument::bytesUsed() const
 {

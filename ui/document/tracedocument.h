@@ -18,6 +18,20 @@
 
 namespace ks::ui {
 
+// The analyses of a trace that are worth computing once: computed off the GUI thread, possibly
+// again and again while a live session's trace grows.
+struct DocumentAnalysis {
+    LinkIndex links;
+    KernelStats kernels;
+    TraceStats stats;
+    std::vector<MemorySeries> memory;
+    std::shared_ptr<const MemoryTimeline> memoryTimeline;
+};
+// The memory timeline (allocation pairing and categories) wants a trace that no longer grows, so a
+// live session asks for it only once the target has ended.
+DocumentAnalysis analyseTrace(const Trace& trace, const std::atomic<bool>* cancel = nullptr,
+                              bool withMemoryTimeline = true);
+
 // One loaded trace with everything the views need that is worth computing once, off the GUI
 // thread: link index, kernel table, counts, memory series, LOD indexes. Read-only once built; shared
 // (shared_ptr) so background jobs such as a search keep it alive while they run.
@@ -41,6 +55,9 @@ public:
     double analysisSeconds = 0; // everything above after that
 
     const SliceLod& lod(TrackId id) const { return *lods[id.value]; }
+    // Takes fresh analyses (live sessions; GUI thread, then rebuild the timeline's rows: memory
+    // counters move).
+    void adopt(DocumentAnalysis&& a);
     size_t bytesUsed() const;
 };
 

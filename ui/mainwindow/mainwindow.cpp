@@ -4,6 +4,7 @@
 #include "document/documentloader.h"
 #include "document/tracedocument.h"
 #include "io/logdir.h"
+#include "live/livecontroller.h"
 #include "mainwindow/logdirpicker.h"
 #include "mainwindow/recentfiles.h"
 #include "panels/banner.h"
@@ -259,6 +260,7 @@ void MainWindow::buildMenus()
                     this, &MainWindow::openFolderDialog);
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    file->addAction(QStringLiteral("&Save As…"), QKeySequence::Save, this, &MainWindow::saveAsDialog);
     file->addSeparator();
     file->addAction(QStringLiteral("&Close Window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &MainWindow::quitApplication);
@@ -289,6 +291,14 @@ void MainWindow::buildMenus()
     m_viewMenu->addAction(m_detailsDock->toggleViewAction());
     m_viewMenu->addAction(m_infoDock->toggleViewAction());
     m_viewMenu->addAction(m_analysisDock->toggleViewAction());
+
+    QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
+    run->addAction(QStringLiteral("&Launch…"), QKeySequence(QStringLiteral("Ctrl+R")), this,
+                   &MainWindow::showLaunchDialog);
+    run->addAction(QStringLiteral("Listen for &Connections"), this, [this] { listenLive(); });
+    run->addAction(QStringLiteral("&Stop"), QKeySequence(QStringLiteral("Ctrl+.")), this, [this] {
+        if (m_live) m_live->stop();
+    });
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     help->addAction(QStringLiteral("&Keyboard and Mouse"), this, &MainWindow::showShortcuts);
@@ -444,7 +454,7 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     m_stack->setCurrentWidget(m_timelinePage);
     m_timeline->setFocus();
     setWindowTitle(QFileInfo(doc->path).fileName() + QStringLiteral(" — Kinetoscope"));
-    if (m_trackSession) recentfiles::add(doc->path);
+    if (m_trackSession && !doc->path.isEmpty()) recentfiles::add(doc->path);
 }
 
 void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)
@@ -551,7 +561,7 @@ QStringList MainWindow::openPaths()
 {
     QStringList out;
     for (const QPointer<MainWindow>& w : windows())
-        if (w && w->m_trackSession && w->m_doc) out << w->m_doc->path;
+        if (w && w->m_trackSession && w->m_doc && !w->m_doc->path.isEmpty()) out << w->m_doc->path;
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "util/metatypes.h"
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -17,6 +18,9 @@ namespace ks {
 struct KeyAverage;
 class MemoryView;
 } // namespace ks
+namespace ks::live {
+struct LaunchRequest;
+}
 
 namespace ks::ui {
 
@@ -30,6 +34,7 @@ class RangePanel;
 class InfoPanel;
 class SearchBar;
 class Banner;
+class LiveController;
 
 // One trace per window: the timeline in the middle, details and trace info on the right, analysis
 // tables (kernels, range aggregate, and later the operator table) below.
@@ -71,11 +76,26 @@ public:
     // Paths shown by all open windows (for the session list).
     static QStringList openPaths();
 
+    // Live sessions (mainwindowlive.cpp): launch a script, or listen for programs that stream, in
+    // this window or in a new one when this one is busy. Returns the session's controller, or null
+    // when it could not start (the reason is shown, and emitted as liveFailed()).
+    LiveController* launchLive(const live::LaunchRequest& request);
+    LiveController* listenLive();
+    LiveController* liveController() const { return m_live; }
+    void showLaunchDialog();
+    // Saves the shown trace (a live one as it stands) as .pt.trace.json or .json.gz.
+    void saveAs(const QString& path);
+    // A live session's analyses were refreshed; `final` once the target has ended. The operator
+    // table follows only then: recomputing it every few seconds would keep dropping the selection.
+    void documentUpdated(bool final);
+
 signals:
     void documentLoaded(std::shared_ptr<const ks::ui::TraceDocument> document);
     void loadFailed(const QString& path, const QString& error);
     void loadCancelled();
     void searchFinished(int matches);
+    void liveFailed(const QString& error);
+    void traceSaved(const QString& path, const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -100,11 +120,16 @@ private:
     void openFolderDialog();
     void quitApplication();
     void showShortcuts();
+    void saveAsDialog();
+    MainWindow* windowForLive();
+    LiveController* startLive(const std::function<bool(LiveController*, QString&)>& start);
 
     std::shared_ptr<const TraceDocument> m_doc;
     DocumentLoader* m_loader;
     JobTracker m_searchJobs{this};
     JobTracker m_operatorJobs{this};
+    JobTracker m_saveJobs{this};
+    LiveController* m_live = nullptr;
     HighlightOwner m_highlightOwner = HighlightOwner::None;
     bool m_interactive = true;
     bool m_trackSession = true;

@@ -33,6 +33,22 @@ bool TimelineGeometry::setKey(const Key& key)
     return true;
 }
 
+void TimelineGeometry::grow(size_t trackCount)
+{
+    if (m_tracks.size() < trackCount) m_tracks.resize(trackCount);
+}
+
+void TimelineGeometry::invalidateTracks(const std::vector<TrackId>& tracks)
+{
+    for (TrackId t : tracks) {
+        if (t.value >= m_tracks.size()) continue;
+        m_tracks[t.value].itemsValid = false;
+        m_tracks[t.value].rectsValid = false;
+    }
+    // Highlight columns are per window, but new slices may match the highlight.
+    m_highlightValid = false;
+}
+
 const std::vector<LodItem>& TimelineGeometry::sliceItems(TrackId track)
 {
     TrackGeometry& g = m_tracks[track.value];

@@ -58,6 +58,12 @@ public:
     // A new highlight may live at a freed one's address: drop the columns explicitly.
     void invalidateHighlight() { m_highlightValid = false; }
 
+    // Live sessions: make room for tracks added since reset(), and drop what was cached for tracks
+    // that grew (only those: the other tracks keep their geometry for the same key).
+    void grow(size_t trackCount);
+    void invalidateTracks(const std::vector<TrackId>& tracks);
+    void invalidateCounters() { m_counters.clear(); }
+
     // Queries made since the last reset (tests and the frame log use it).
     uint64_t queryCount() const { return m_queries; }
 

@@ -68,6 +68,32 @@ void TimelineRenderer::setDocument(const TraceDocument* doc)
     }
 }
 
+void TimelineRenderer::documentGrew(bool structureChanged)
+{
+    if (!m_doc) return;
+    const Trace& t = *m_doc->trace;
+    m_counterRanges.clear();
+    m_geometry.grow(t.trackCount());
+    m_geometry.invalidateCounters();
+    if (structureChanged) {
+        std::vector<QString> collapsed;
+        for (const TrackLayout::Group& g : m_layout.groups())
+            if (g.collapsed) collapsed.push_back(g.title);
+        m_layout.build(*m_doc);
+        const auto& groups = m_layout.groups();
+        for (size_t i = 0; i < groups.size(); ++i)
+            if (std::find(collapsed.begin(), collapsed.end(), groups[i].title) != collapsed.end())
+                m_layout.setCollapsed(int(i), true);
+    }
+    if (t.steps().size() != m_ruler.steps().size() || t.startTime() != m_ruler.origin()) {
+        std::vector<Step> steps;
+        steps.reserve(t.steps().size());
+        for (size_t i = 0; i < t.steps().size(); ++i)
+            steps.push_back(t.steps()[i]);
+        m_ruler.setSteps(std::move(steps), t.startTime());
+    }
+}
+
 TimelineCoords TimelineRenderer::coords(const QSize& size, const TimelineState& s) const
 {
     return TimelineCoords{size, s.window, headerHeight(), s.scrollY};

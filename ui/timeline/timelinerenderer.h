@@ -27,6 +27,10 @@ public:
     TimelineRenderer();
 
     void setDocument(const TraceDocument* doc);
+    // Live sessions: the trace grew. Steps are refreshed and counter ranges recomputed; with
+    // structureChanged the rows are rebuilt (collapsed groups stay collapsed). The caller
+    // invalidates the geometry of the tracks that grew.
+    void documentGrew(bool structureChanged);
     const TraceDocument* document() const { return m_doc; }
     TrackLayout& layout() { return m_layout; }
     const TrackLayout& layout() const { return m_layout; }

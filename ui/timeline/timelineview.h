@@ -66,12 +66,22 @@ public:
     void setGroupCollapsed(int group, bool collapsed);
     void setAllGroupsCollapsed(bool collapsed);
 
+    // Live sessions (timelinelive.cpp): the document's trace grew. `grown` lists tracks with new or
+    // longer slices; structureChanged when tracks, counters or nesting levels were added. Keeps the
+    // window, scroll and selection; while following, the window slides to keep the newest data in
+    // view at the current zoom. Scrolling or zooming away from the end stops following; coming back
+    // to the end resumes it.
+    void documentGrew(const std::vector<TrackId>& grown, bool structureChanged);
+    void setFollow(bool follow);
+    bool follow() const { return m_follow; }
+
 signals:
     void sliceSelected(ks::SliceRef slice); // invalid when cleared
     void rangeSelected(qint64 t0, qint64 t1, std::vector<ks::TrackId> tracks);
     void rangeCleared();
     void windowChanged();
     void matchChanged(int index, int total);
+    void followChanged(bool follow);
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -105,6 +115,7 @@ private:
     TimeWindow m_bounds;
     std::vector<TrackId> m_rangeTracks;
     int m_matchIndex = -1;
+    bool m_follow = false;
 
     Drag m_drag = Drag::None;
     QPoint m_pressPos;

@@ -1,0 +1,152 @@
+#pragma once
+
+#include "live/frames.h"
+#include "live/framestream.h"
+#include "live/livetracks.h"
+#include "model/trace.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ks::live {
+
+struct IngestCounters {
+    uint64_t frames = 0;
+    uint64_t events = 0; // records applied (ranges count twice: begin and end)
+    uint64_t slices = 0;
+    uint64_t steps = 0;
+    uint64_t windows = 0;
+    uint64_t windowEvents = 0;
+    uint64_t windowErrors = 0;
+    uint64_t senderDropped = 0; // dropped in the targets (their last stats, summed)
+    uint64_t gaps = 0;
+    uint64_t late = 0;       // slices that went to a "(late)" row
+    uint64_t overBudget = 0; // events not kept because the session reached its memory budget
+};
+
+// A step as it reached the model, for the step strip and the latency report.
+struct StepArrival {
+    uint32_t pid = 0;
+    int64_t number = 0;
+    TimeNs start = 0; // trace time
+    TimeNs end = 0;
+    int64_t endMonoNs = 0;     // when it ended in the target
+    int64_t arrivedMonoNs = 0; // when it was in the model
+};
+
+struct LogLine {
+    uint32_t pid = 0;
+    LogLevel level = LogLevel::Info;
+    std::string text;
+};
+
+// What one connection said about itself.
+struct ConnectionInfo {
+    uint32_t pid = 0;
+    uint32_t ppid = 0;
+    std::string program;
+    std::string host;
+    std::string options;
+    bool hello = false;
+    bool goodbye = false;
+    bool closed = false;
+    StatsFrame stats;
+    std::vector<std::pair<std::string, std::string>> info;
+};
+
+// Applies live frames to a Trace. Single writer: one thread calls everything here, while other
+// threads read the trace (the model is append-only with published counts). Times from the targets
+// are CLOCK_MONOTONIC ns; the trace's axis is Unix-epoch ns minus baseTimeNanoseconds, set once at
+// construction from this process's own clocks (same machine, same monotonic clock).
+//
+// Per thread, ranges are kept in start order: a batch's begin/end pairs become finished slices at
+// once, ranges still running become open slices (SliceTrack::begin) closed by a later batch. Small
+// backward steps of a thread's clock (TSC recalibration) are clamped. Everything else that can arrive
+// out of order (device activity, window files) goes through LiveTracks.
+class LiveIngest {
+public:
+    explicit LiveIngest(Trace& trace, std::string traceName = "live session");
+    ~LiveIngest();
+
+    TimeNs toTrace(int64_t monoNs) const { return monoNs + m_monoToTrace; }
+    int64_t monoToTrace() const { return m_monoToTrace; }
+    int64_t baseNs() const { return m_baseNs; }
+
+    using ConnId = uint32_t;
+    ConnId open(uint32_t peerPid);
+    // Applies one frame. False on a protocol error (with the reason); the connection must close.
+    bool apply(ConnId c, const Frame& frame, std::string& error);
+    // The connection ended: open ranges end at the last time seen on their thread.
+    void close(ConnId c);
+    const ConnectionInfo& connection(ConnId c) const;
+    size_t connectionCount() const { return m_conns.size(); }
+
+    // The target's process (created with a name when first seen).
+    ProcessId process(uint32_t pid, const std::string& name = {});
+    // CPU and memory samples taken by the viewer from /proc.
+    void sample(uint32_t pid, int64_t monoNs, double cpuPercent, double rssMiB);
+    // Events beyond this many bytes of model are dropped and counted (0: no limit).
+    void setBudget(uint64_t bytes) { m_budget = bytes; }
+    // Only files in this directory are deleted after a window merge (the session's own temp dir).
+    void setWindowDir(std::string dir) { m_windowDir = std::move(dir); }
+
+    const IngestCounters& counters() const { return m_counters; }
+    // Moves out what arrived since the last call.
+    std::vector<StepArrival> takeSteps();
+    std::vector<LogLine> takeLogs();
+    // Latest time seen anywhere (trace axis).
+    TimeNs latest() const { return m_latest; }
+    // Extends the trace's bounds and bumps its revision when something changed since the last call.
+    bool publish();
+
+private:
+    struct ThreadState;
+    struct Conn;
+
+    ThreadState& thread(Conn& c, uint64_t tid);
+    bool applyEvents(Conn& c, std::string_view payload, std::string& error);
+    bool applyDevice(Conn& c, std::string_view payload, std::string& error);
+    bool applyWindow(Conn& c, std::string_view payload, std::string& error);
+    void applyGap(Conn& c, const GapFrame& g);
+    ArgsRef argsFor(Conn& c, uint64_t payload, int64_t correlation);
+    void memory(Conn& c, ThreadState& ts, const WireRecord& r, TimeNs t);
+    bool overBudget();
+    void seen(TimeNs t)
+    {
+        if (t > m_latest) m_latest = t;
+        if (t < m_earliest) m_earliest = t;
+        m_dirty = true;
+    }
+
+    Trace& m_trace;
+    LiveTracks m_tracks;
+    ArgShard& m_shard;
+    int64_t m_monoToTrace = 0;
+    int64_t m_baseNs = 0;
+    std::vector<std::unique_ptr<Conn>> m_conns;
+    std::map<uint32_t, ProcessId> m_processes;
+    struct Sampler {
+        CounterTrackId cpu;
+        CounterTrackId rss;
+    };
+    std::map<uint32_t, Sampler> m_samplers;
+    IngestCounters m_counters;
+    std::vector<StepArrival> m_steps;
+    std::vector<LogLine> m_logs;
+    std::string m_windowDir;
+    uint64_t m_budget = 0;
+    uint64_t m_approxBytes = 0;
+    TimeNs m_latest;
+    TimeNs m_earliest;
+    bool m_dirty = false;
+    StringId m_catUser, m_catMark, m_catMemory, m_nameMemory, m_catGap;
+    std::vector<WireRecord> m_records;
+    std::vector<int32_t> m_match;
+    std::vector<TimeNs> m_times;
+};
+
+} // namespace ks::live

@@ -1,0 +1,538 @@
+"""Streams a Python program to a Kinetoscope viewer without any change to the program.
+
+Imported by the bootstrap sitecustomize when KINETOSCOPE_ENDPOINT is set. Talks to the viewer
+through libkinetoscope (ctypes, KINETOSCOPE_LIB), which owns the socket and a background sender
+thread; nothing here blocks the program on the viewer.
+
+Steps come from the optimizer, never from the script:
+  torch >= 2   the process-global optimizer step hooks (register_optimizer_step_post_hook)
+  torch 1.x    each optimizer class's step() wrapped when its first instance is built
+plus torch.profiler.profile.step() calls the script makes itself. Every optimizer and profiler is
+its own requester and the step count is the maximum over them (KinetoStepTracker's rule), so a loop
+with two optimizers, or an optimizer and a profiler, counts one step per iteration.
+
+Capture modes (KINETOSCOPE_CAPTURE, JSON):
+  native   steps, nn.Module forward and Optimizer.step ranges, and with CUDA the autograd ops as
+           NVTX ranges (emit_nvtx) for the injection library to receive
+  windows  torch.profiler with the chosen schedule, driven by the steps; each finished window is
+           exported to a file the viewer merges (CPU ops, shapes, memory, stacks per window)
+"""
+
+import atexit
+import ctypes
+import functools
+import json
+import os
+import sys
+import threading
+
+_live = None
+
+
+def _declare(lib):
+    c = ctypes
+    sigs = {
+        "ks_last_error": (c.c_char_p, []),
+        "ks_stream_to": (c.c_int, [c.c_char_p, c.c_char_p]),
+        "ks_stream_stop": (c.c_int, []),
+        "ks_stream_active": (c.c_int, []),
+        "ks_stream_step": (c.c_int64, [c.c_char_p]),
+        "ks_stream_step_origin": (None, []),
+        "ks_stream_log": (None, [c.c_int, c.c_char_p]),
+        "ks_stream_info": (None, [c.c_char_p, c.c_char_p]),
+        "ks_stream_window": (
+            c.c_int,
+            [c.c_char_p, c.c_int64, c.c_int64, c.c_int64, c.c_int64, c.POINTER(c.c_int64), c.c_int, c.c_int],
+        ),
+        "ks_stream_after_fork": (c.c_int, []),
+        "ks_intern": (c.c_uint32, [c.c_char_p]),
+        "ks_range_push": (None, [c.c_uint32]),
+        "ks_range_pop": (None, []),
+        "ks_now_ns": (c.c_int64, []),
+        "ks_set_thread_name": (None, [c.c_char_p]),
+    }
+    for name, (res, args) in sigs.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    return lib
+
+
+def _program_name():
+    argv = getattr(sys, "argv", None) or [""]
+    first = argv[0]
+    if first in ("-c", ""):
+        return "python -c" if first == "-c" else "python"
+    if first == "-m" and len(argv) > 1:
+        return "python -m " + argv[1]
+    return os.path.basename(first)
+
+
+class _PostImportLoader:
+    """Loader that runs the real one, then a callback on the finished module."""
+
+    def __init__(self, loader, callback):
+        self._loader = loader
+        self._callback = callback
+
+    def create_module(self, spec):
+        create = getattr(self._loader, "create_module", None)
+        return create(spec) if create else None
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        try:
+            self._callback(module)
+        except Exception as e:
+            if _live:
+                _live.log(1, "cannot hook %s: %s: %s" % (module.__name__, type(e).__name__, e))
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+
+class _PostImportFinder:
+    """Hooks modules of interest right after they are imported, so torch is never imported by us."""
+
+    def __init__(self, callbacks):
+        self._callbacks = dict(callbacks)
+        self._busy = set()
+
+    def find_spec(self, fullname, path=None, target=None):
+        callback = self._callbacks.get(fullname)
+        if callback is None or fullname in self._busy:
+            return None
+        self._busy.add(fullname)
+        try:
+            spec = None
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(fullname, path, target)
+                if spec is not None:
+                    break
+        finally:
+            self._busy.discard(fullname)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return None
+        del self._callbacks[fullname]
+        spec.loader = _PostImportLoader(spec.loader, callback)
+        return spec
+
+
+class _Windows:
+    """torch.profiler driven by the session's steps; every finished window goes to the viewer."""
+
+    def __init__(self, live, torch, capture):
+        import torch.profiler as tp
+
+        self.live = live
+        sched = capture.get("schedule") or {}
+        self.active = max(1, int(sched.get("active", 1)))
+        activities = [tp.ProfilerActivity.CPU]
+        if capture.get("cuda") and torch.cuda.is_available():
+            activities.append(tp.ProfilerActivity.CUDA)
+        self.dir = os.environ.get("KINETOSCOPE_WINDOW_DIR") or ""
+        self.remove_after = 1 if self.dir else 0
+        if not self.dir:
+            import tempfile
+
+            self.dir = tempfile.mkdtemp(prefix="kinetoscope-windows-")
+        self.shapes = bool(capture.get("shapes"))
+        self.memory = bool(capture.get("memory"))
+        self.stack = bool(capture.get("stack"))
+        self.kineto = bool(getattr(torch.autograd.profiler, "kineto_available", lambda: True)())
+        self.anchors = []
+        self.window_start = 0
+        self.window_end = 0
+        self.running = False
+        outer = self
+
+        class WindowProfile(tp.profile):
+            # The action table binds these at construction, so overriding them here is what hooks
+            # the start and end of each window.
+            def start_trace(self):
+                super().start_trace()
+                outer.window_start = outer.live.now()
+
+            def stop_trace(self):
+                super().stop_trace()
+                outer.window_end = outer.live.now()
+
+        self.prof = WindowProfile(
+            activities=activities,
+            schedule=tp.schedule(
+                wait=int(sched.get("wait", 0)),
+                warmup=int(sched.get("warmup", 0)),
+                active=self.active,
+                repeat=int(sched.get("repeat", 0)),
+                skip_first=int(sched.get("skip_first", 0)),
+            ),
+            on_trace_ready=self._ready,
+            record_shapes=bool(capture.get("shapes")),
+            profile_memory=bool(capture.get("memory")),
+            with_stack=bool(capture.get("stack")),
+        )
+        self.prof.start()
+        self.running = True
+        self._anchor()
+
+    def _anchor(self):
+        label = getattr(self.prof, "step_num", 0)
+        rec = getattr(self.prof, "step_rec_fn", None)
+        name = getattr(rec, "name", "") if rec is not None else ""
+        if isinstance(name, str) and name.startswith("ProfilerStep#"):
+            try:
+                label = int(name[len("ProfilerStep#"):])
+            except ValueError:
+                pass
+        self.anchors.append((label, self.live.now()))
+
+    def advance(self):
+        if not self.running:
+            return
+        self.prof.step()
+        self._anchor()
+
+    def _ready(self, prof):
+        last = prof.step_num - 1
+        first = max(0, last - self.active + 1)
+        path = os.path.join(self.dir, "window-%d-%d.pt.trace.json" % (os.getpid(), prof.step_num))
+        if self.kineto:
+            prof.export_chrome_trace(path)
+        else:
+            self._export_legacy(prof, path)
+        flat = [v for pair in self.anchors for v in pair]
+        arr = (ctypes.c_int64 * len(flat))(*flat)
+        rc = self.live.lib.ks_stream_window(
+            path.encode(), first, last, self.window_start, self.window_end, arr, len(self.anchors), self.remove_after
+        )
+        if rc != 0:
+            self.live.log(2, "cannot hand window %s to the viewer: %s" % (path, self.live.error()))
+        # Only anchors of the coming windows matter from now on.
+        self.anchors = self.anchors[-2:]
+
+    def _export_legacy(self, prof, path):
+        # torch built without Kineto (Debian's 1.13) exports names and times only; its events do
+        # hold shapes, stacks and each op's memory, so they are written as the op's args.
+        pid = os.getpid()
+        with open(path, "w") as f:
+            f.write('{"schemaVersion": 1, "traceEvents": [\n')
+            first = True
+            for evt in prof.events():
+                name = evt.trace_name
+                if name is None:
+                    continue
+                args = {}
+                if self.shapes and any(evt.input_shapes or []):
+                    args["Input Dims"] = evt.input_shapes
+                if self.memory and (evt.cpu_memory_usage or evt.self_cpu_memory_usage):
+                    args["CPU Memory Usage"] = evt.cpu_memory_usage
+                    args["Self CPU Memory Usage"] = evt.self_cpu_memory_usage
+                if self.stack and evt.stack:
+                    args["Call stack"] = ";".join(evt.stack)
+                e = {
+                    "ph": "X",
+                    "cat": "cpu_op" if "::" in name else "user_annotation",
+                    "name": name,
+                    "pid": pid,
+                    "tid": evt.thread,
+                    "ts": evt.time_range.start,
+                    "dur": evt.time_range.elapsed_us(),
+                    "args": args,
+                }
+                f.write(("" if first else ",\n") + json.dumps(e))
+                first = False
+            f.write("\n]}\n")
+
+    def stop(self, why=None):
+        if not self.running:
+            return
+        self.running = False
+        if why:
+            self.live.log(1, why)
+        try:
+            self.prof.stop()
+        except Exception as e:
+            self.live.log(1, "stopping torch.profiler failed: %s: %s" % (type(e).__name__, e))
+
+
+class _Live:
+    def __init__(self, lib, capture):
+        self.lib = lib
+        self.capture = capture
+        self.mode = capture.get("mode", "native")
+        self.global_step = 0
+        self.global_hook = False
+        self.windows = None
+        self.torch = None
+        self.nvtx = None
+        self.optimizers_seen = False
+        self.names = {}
+        self.tls = threading.local()
+        self.in_child = False
+
+    # --- plumbing ---------------------------------------------------------------------------
+    def now(self):
+        return self.lib.ks_now_ns()
+
+    def error(self):
+        e = self.lib.ks_last_error()
+        return e.decode("utf-8", "replace") if e else ""
+
+    def log(self, level, text):
+        self.lib.ks_stream_log(level, text.encode("utf-8", "replace"))
+
+    def info(self, key, value):
+        self.lib.ks_stream_info(key.encode(), str(value).encode("utf-8", "replace"))
+
+    def intern(self, name):
+        nid = self.names.get(name)
+        if nid is None:
+            nid = self.names[name] = self.lib.ks_intern(name.encode("utf-8", "replace"))
+        return nid
+
+    # --- steps ------------------------------------------------------------------------------
+    def step(self, requester):
+        self._close_module_ranges()
+        n = self.lib.ks_stream_step(requester.encode())
+        if n > self.global_step:
+            self.global_step = n
+            if self.windows is not None:
+                try:
+                    self.windows.advance()
+                except Exception as e:
+                    self.windows.stop("torch.profiler windows stopped: %s: %s" % (type(e).__name__, e))
+
+    def on_optimizer(self, opt):
+        self.lib.ks_stream_step_origin()
+        if not self.optimizers_seen:
+            self.optimizers_seen = True
+            if self.mode == "windows" and self.windows is None and not self.in_child:
+                try:
+                    self.windows = _Windows(self, self.torch or sys.modules.get("torch"), self.capture)
+                    self.log(0, "torch.profiler windows: schedule %s" % json.dumps(self.capture.get("schedule")))
+                except Exception as e:
+                    self.log(2, "cannot start torch.profiler windows: %s: %s" % (type(e).__name__, e))
+        if not self.global_hook:
+            self._wrap_step(type(opt))
+
+    def _wrap_step(self, cls):
+        orig = cls.step
+        if getattr(orig, "_kinetoscope", False):
+            return
+        live = self
+        ranges = self.mode == "native" and self.capture.get("cpu", True)
+        name = self.intern("Optimizer.step#%s.step" % cls.__name__)
+
+        @functools.wraps(orig)
+        def step(self, *args, **kwargs):
+            if ranges:
+                live.lib.ks_range_push(name)
+            try:
+                result = orig(self, *args, **kwargs)
+            finally:
+                if ranges:
+                    live.lib.ks_range_pop()
+            live.step("Optimizer#%x" % id(self))
+            return result
+
+        step._kinetoscope = True
+        cls.step = step
+
+    # --- torch hooks ------------------------------------------------------------------------
+    def hook_optimizer_module(self, module):
+        Optimizer = module.Optimizer
+        orig_init = Optimizer.__init__
+        live = self
+
+        @functools.wraps(orig_init)
+        def __init__(self, *args, **kwargs):
+            orig_init(self, *args, **kwargs)
+            live.on_optimizer(self)
+
+        Optimizer.__init__ = __init__
+        post = getattr(module, "register_optimizer_step_post_hook", None)
+        if post is not None:
+            ranges = self.mode == "native" and self.capture.get("cpu", True)
+            pre = getattr(module, "register_optimizer_step_pre_hook", None)
+            if ranges and pre is not None:
+                pre(lambda opt, args, kwargs: self.lib.ks_range_push(
+                    self.intern("Optimizer.step#%s.step" % type(opt).__name__)))
+            post_range = ranges and pre is not None
+
+            def after(opt, args, kwargs):
+                if post_range:
+                    self.lib.ks_range_pop()
+                self.step("Optimizer#%x" % id(opt))
+
+            post(after)
+            self.global_hook = True
+
+    def hook_profiler_module(self, module):
+        profile = module.profile
+        orig_step = profile.step
+        orig_start = profile.start
+        live = self
+
+        @functools.wraps(orig_step)
+        def step(self, *args, **kwargs):
+            result = orig_step(self, *args, **kwargs)
+            if live.windows is None or self is not live.windows.prof:
+                live.step("ProfilerStep#%x" % id(self))
+            return result
+
+        @functools.wraps(orig_start)
+        def start(self, *args, **kwargs):
+            w = live.windows
+            if w is not None and w.running and self is not w.prof:
+                w.stop("the script runs torch.profiler itself: Kinetoscope's profiler windows stop here")
+            live.lib.ks_stream_step_origin()
+            return orig_start(self, *args, **kwargs)
+
+        profile.step = step
+        profile.start = start
+
+    def hook_module_module(self, module):
+        if self.mode != "native" or not self.capture.get("cpu", True):
+            return
+        pre = getattr(module, "register_module_forward_pre_hook", None)
+        post = getattr(module, "register_module_forward_hook", None)
+        if pre is None or post is None:
+            return
+        live = self
+
+        def before(mod, inputs):
+            stack = getattr(live.tls, "stack", None)
+            if stack is None:
+                stack = live.tls.stack = []
+                live.lib.ks_set_thread_name(threading.current_thread().name.encode("utf-8", "replace"))
+            cls = type(mod)
+            live.lib.ks_range_push(live.intern("nn.Module: " + cls.__name__))
+            stack.append(id(mod))
+
+        def after(mod, inputs, output):
+            stack = getattr(live.tls, "stack", None)
+            if not stack or id(mod) not in stack:
+                return
+            # Ranges left open by an exception inside a child module end with their parent.
+            while stack:
+                live.lib.ks_range_pop()
+                if stack.pop() == id(mod):
+                    break
+
+        pre(before)
+        post(after)
+
+    def _close_module_ranges(self):
+        stack = getattr(self.tls, "stack", None)
+        while stack:
+            stack.pop()
+            self.lib.ks_range_pop()
+
+    def hook_torch(self, torch):
+        self.torch = torch
+        version = getattr(torch, "__version__", "?")
+        self.info("torch", version)
+        cuda = False
+        try:
+            cuda = bool(torch.cuda.is_available())
+        except Exception:
+            pass
+        self.info("cuda", "available" if cuda else "not available")
+        how = "global optimizer hook" if self.global_hook else "Optimizer.step wrapped (torch < 2)"
+        self.log(0, "torch %s: steps from %s; mode %s" % (version, how, self.mode))
+        if self.capture.get("cuda") and not cuda:
+            self.log(1, "CUDA capture requested, but this torch sees no CUDA device")
+        if self.mode == "native":
+            if self.capture.get("memory") or self.capture.get("stack"):
+                self.log(1, "memory and stack capture need windows mode (torch.profiler); native mode skips them")
+            if self.capture.get("cuda") and cuda:
+                try:
+                    from torch.autograd.profiler import emit_nvtx
+
+                    self.nvtx = emit_nvtx(record_shapes=bool(self.capture.get("shapes")))
+                    self.nvtx.__enter__()
+                    self.log(0, "autograd ops are emitted as NVTX ranges")
+                except Exception as e:
+                    self.nvtx = None
+                    self.log(1, "emit_nvtx is not available: %s: %s" % (type(e).__name__, e))
+
+    # --- process life -----------------------------------------------------------------------
+    def after_fork(self):
+        self.in_child = True
+        if self.windows is not None:
+            # The profiler's state belongs to the parent.
+            self.windows.running = False
+            self.windows = None
+        self.tls = threading.local()
+        if self.lib.ks_stream_after_fork() != 0:
+            sys.stderr.write("kinetoscope: %s\n" % self.error())
+
+    def finish(self):
+        if self.windows is not None:
+            self.windows.stop()
+        if self.nvtx is not None:
+            try:
+                self.nvtx.__exit__(None, None, None)
+            except Exception:
+                pass
+        self.lib.ks_stream_stop()
+
+
+def start(chained=None):
+    global _live
+    import importlib.util
+
+    endpoint = os.environ["KINETOSCOPE_ENDPOINT"]
+    capture = json.loads(os.environ.get("KINETOSCOPE_CAPTURE") or "{}")
+    libpath = os.environ.get("KINETOSCOPE_LIB") or "libkinetoscope.so.1"
+    lib = _declare(ctypes.CDLL(libpath))
+    options = dict(capture)
+    options["program"] = _program_name()
+    if lib.ks_stream_to(endpoint.encode(), json.dumps(options).encode()) != 0:
+        raise RuntimeError(lib.ks_last_error().decode("utf-8", "replace"))
+    live = _live = _Live(lib, capture)
+    live.info("python", sys.version.split()[0] + " " + sys.executable)
+    if chained:
+        live.info("sitecustomize", chained)
+    live.info("argv", " ".join(getattr(sys, "argv", [])))
+
+    hooks = {
+        "torch": live.hook_torch,
+        "torch.optim.optimizer": live.hook_optimizer_module,
+        "torch.profiler.profiler": live.hook_profiler_module,
+        "torch.nn.modules.module": live.hook_module_module,
+    }
+    # Modules a chained sitecustomize already imported are hooked now, the rest when imported
+    # (children before torch itself, which imports them).
+    for name in ("torch.optim.optimizer", "torch.profiler.profiler", "torch.nn.modules.module", "torch"):
+        if name in sys.modules:
+            hooks.pop(name)(sys.modules[name])
+    # Before the finder goes in: a find_spec through it would use up the hook on a spec nobody loads.
+    try:
+        has_torch = "torch" in sys.modules or importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):
+        has_torch = False
+    if not has_torch:
+        live.log(
+            1,
+            "torch is not installed for %s: no steps will arrive (the console, CPU and memory are still shown)"
+            % sys.executable,
+        )
+    sys.meta_path.insert(0, _PostImportFinder(hooks))
+
+
+    previous_hook = sys.excepthook
+
+    def excepthook(kind, value, tb):
+        try:
+            live.log(2, "the script raised %s: %s" % (kind.__name__, value))
+        except Exception:
+            pass
+        previous_hook(kind, value, tb)
+
+    sys.excepthook = excepthook
+    atexit.register(live.finish)
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=live.after_fork)

@@ -1,0 +1,301 @@
+// LiveIngest: frames into a growing trace. Ranges across batches (open, then closed), nesting,
+// clamped clocks, gaps from a lagging viewer, steps, memory, counters, device activity arriving out
+// of order, the memory budget, torch.profiler windows placed by their step anchors, and the errors
+// that end a stream.
+
+#include "live/framestream.h"
+#include "live/liveingest.h"
+#include "record/recordtypes.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+
+using namespace ks;
+using namespace ks::live;
+using record::RecordType;
+
+namespace {
+
+constexpr uint64_t kTid = 501;
+
+// Feeds encoded frames to the ingest; returns the first error, empty when all applied.
+std::string feed(LiveIngest& in, LiveIngest::ConnId c, const std::string& bytes)
+{
+    FrameStream s;
+    s.feed(bytes.data(), bytes.size());
+    Frame f;
+    std::string error;
+    while (s.next(f))
+        if (!in.apply(c, f, error)) return error;
+    return s.failed() ? s.error() : std::string();
+}
+
+std::string hello(uint32_t pid = 4242)
+{
+    std::string b;
+    HelloFrame h;
+    h.pid = pid;
+    h.program = "target";
+    encodeHello(b, h);
+    encodeStrings(b, {{1, "outer"}, {2, "inner"}, {3, "loss"}, {4, "kernel_a"}});
+    return b;
+}
+
+WireRecord rec(int64_t t, RecordType type, uint32_t name = 0, uint64_t a = 0, int64_t b = 0)
+{
+    return WireRecord{t, uint8_t(type), 0, 0, name, a, b};
+}
+
+std::string events(std::vector<WireRecord> r, uint64_t tid = kTid)
+{
+    std::string b;
+    encodeEvents(b, tid, r.data(), uint32_t(r.size()));
+    return b;
+}
+
+const Track* threadTrack(const Trace& t, uint64_t tid)
+{
+    for (size_t i = 0; i < t.trackCount(); ++i) {
+        const Track& tr = t.track(TrackId(uint32_t(i)));
+        if (!tr.tid.isString() && uint64_t(tr.tid.number) == tid && !tr.name.valid()) return &tr;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestLiveIngest : public QObject {
+    Q_OBJECT
+private slots:
+    void rangesAcrossBatchesStayOpenUntilTheyEnd()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(4242);
+        QCOMPARE(feed(in, c, hello()), std::string());
+        const int64_t base = 1'000'000'000;
+        // Batch 1: outer begins; inner begins and ends.
+        QCOMPARE(feed(in, c,
+                      events({rec(base, RecordType::Begin, 1), rec(base + 10, RecordType::Begin, 2),
+                              rec(base + 20, RecordType::End)})),
+                 std::string());
+        const Track* tr = threadTrack(t, kTid);
+        QVERIFY(tr);
+        const SliceTrack& st = tr->slices;
+        QCOMPARE(st.size(), size_t(2));
+        QVERIFY(st.isOpen(0));
+        QCOMPARE(st.duration(1), TimeNs(10));
+        QCOMPARE(st.depth(1), uint16_t(1));
+        QCOMPARE(st.start(0), in.toTrace(base));
+        // Batch 2: outer ends; a second inner at top level afterwards; the clock steps back 5 ns
+        // (TSC recalibration) and is clamped.
+        QCOMPARE(feed(in, c,
+                      events({rec(base + 100, RecordType::End), rec(base + 95, RecordType::Begin, 2),
+                              rec(base + 130, RecordType::End)})),
+                 std::string());
+        QVERIFY(!st.isOpen(0));
+        QCOMPARE(st.duration(0), TimeNs(100));
+        QCOMPARE(st.size(), size_t(3));
+        QCOMPARE(st.depth(2), uint16_t(0));
+        QCOMPARE(st.start(2), in.toTrace(base + 100));
+        QVERIFY(in.publish());
+        QCOMPARE(t.startTime(), in.toTrace(base));
+        QVERIFY(t.endTime() >= in.toTrace(base + 130));
+    }
+
+    void gapsEndTheRangesTheyCut()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(1);
+        feed(in, c, hello());
+        feed(in, c, events({rec(100, RecordType::Begin, 1), rec(110, RecordType::Begin, 2)}));
+        std::string g;
+        encodeGap(g, GapFrame{kTid, 200, 300, 5000});
+        QCOMPARE(feed(in, c, g), std::string());
+        const SliceTrack& st = threadTrack(t, kTid)->slices;
+        QVERIFY(!st.isOpen(0) && !st.isOpen(1));
+        QCOMPARE(st.end(0), in.toTrace(200));
+        // The ends of the dropped ranges arrive later and are ignored; new ranges work as before.
+        QCOMPARE(feed(in, c,
+                      events({rec(400, RecordType::Begin, 2), rec(410, RecordType::End),
+                              rec(420, RecordType::End), rec(430, RecordType::End)})),
+                 std::string());
+        QCOMPARE(st.size(), size_t(3));
+        QCOMPARE(st.duration(2), TimeNs(10));
+        QCOMPARE(in.counters().gaps, uint64_t(1));
+        QCOMPARE(threadTrack(t, kTid)->instants.size(), size_t(1));
+    }
+
+    void stepsCountersAndMemory()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(1);
+        feed(in, c, hello());
+        std::string b;
+        for (int i = 0; i < 3; ++i)
+            encodeStep(b, StepFrame{i, 1000 + i * 100, 1100 + i * 100, kTid});
+        double v = 0.5;
+        uint64_t bits;
+        std::memcpy(&bits, &v, 8);
+        std::vector<WireRecord> r = {rec(1000, RecordType::Counter, 3, bits),
+                                     rec(1010, RecordType::Alloc, 0, 0xabc, 4096),
+                                     rec(1020, RecordType::Free, 0, 0xabc, 0)};
+        b += events(r);
+        QCOMPARE(feed(in, c, b), std::string());
+        QCOMPARE(t.steps().size(), size_t(3));
+        QCOMPARE(t.steps()[2].number, int64_t(2));
+        const Track& steps = t.track(t.steps()[0].slice.track);
+        QVERIFY(steps.tid.isString());
+        QCOMPARE(t.str(steps.name), std::string_view("Steps"));
+        QCOMPARE(t.str(steps.slices.name(1)), std::string_view("ProfilerStep#1"));
+        QCOMPARE(in.takeSteps().size(), size_t(3));
+        QCOMPARE(t.memoryEvents().size(), size_t(2));
+        QCOMPARE(t.memoryEvents()[0].totalAllocated, int64_t(4096));
+        QCOMPARE(t.memoryEvents()[1].bytes, int64_t(-4096)); // the free's size comes from its alloc
+        QCOMPARE(t.memoryEvents()[1].totalAllocated, int64_t(0));
+        QCOMPARE(t.counterCount(), size_t(1));
+        QCOMPARE(t.counter(CounterTrackId(0)).value(0), 0.5);
+    }
+
+    void lateDeviceActivityGoesToALateRow()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(1);
+        feed(in, c, hello());
+        auto kernel = [](int64_t start) {
+            record::DeviceActivity a;
+            a.kind = record::DeviceActivity::Kind::Kernel;
+            a.startNs = start;
+            a.endNs = start + 50;
+            a.device = 0;
+            a.stream = 7;
+            a.name = "kernel_a";
+            a.correlation = start;
+            return a;
+        };
+        auto intern = [](const std::string& s) { return s == "kernel_a" ? 4u : 0u; };
+        std::string b;
+        // One flush out of order within itself (sorted on arrival), then one that is late.
+        encodeDevice(b, {kernel(300), kernel(100), kernel(200)}, intern);
+        encodeDevice(b, {kernel(150), kernel(400)}, intern);
+        QCOMPARE(feed(in, c, b), std::string());
+        std::vector<const Track*> streams;
+        for (size_t i = 0; i < t.trackCount(); ++i)
+            if (t.track(TrackId(uint32_t(i))).kind == TrackKind::GpuStream)
+                streams.push_back(&t.track(TrackId(uint32_t(i))));
+        QCOMPARE(streams.size(), size_t(2));
+        QCOMPARE(streams[0]->slices.size(), size_t(4));
+        QCOMPARE(streams[1]->slices.size(), size_t(1));
+        QVERIFY(QString::fromUtf8(t.str(streams[1]->name).data()).endsWith(QStringLiteral("(late)")));
+        QCOMPARE(streams[0]->stream, int64_t(7));
+        QCOMPARE(in.counters().late, uint64_t(1));
+        QCOMPARE(t.linkIds().size(), size_t(5));
+        const Process& gpu = t.process(streams[0]->process);
+        QVERIFY(gpu.kind == ProcessKind::Gpu);
+    }
+
+    void theBudgetDropsAndCounts()
+    {
+        Trace t;
+        LiveIngest in(t);
+        in.setBudget(64 * 10); // about ten slices
+        const auto c = in.open(1);
+        feed(in, c, hello());
+        std::vector<WireRecord> r;
+        for (int i = 0; i < 100; ++i) {
+            r.push_back(rec(i * 10, RecordType::Begin, 1));
+            r.push_back(rec(i * 10 + 5, RecordType::End));
+        }
+        QCOMPARE(feed(in, c, events(r)), std::string());
+        const SliceTrack& st = threadTrack(t, kTid)->slices;
+        QVERIFY(st.size() >= 10 && st.size() <= 12);
+        QCOMPARE(in.counters().overBudget, uint64_t(100 - st.size()));
+    }
+
+    void brokenStreamsAreRefused()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(1);
+        std::string e = feed(in, c, events({rec(1, RecordType::Begin, 1)}));
+        QVERIFY(QString::fromStdString(e).contains(QStringLiteral("did not start with a hello")));
+        const auto d = in.open(2);
+        QCOMPARE(feed(in, d, hello()), std::string());
+        e = feed(in, d, events({rec(1, RecordType::Begin, 77)}));
+        QVERIFY(QString::fromStdString(e).contains(QStringLiteral("string id 77 was never defined")));
+        e = feed(in, d, hello());
+        QVERIFY(QString::fromStdString(e).contains(QStringLiteral("second hello")));
+    }
+
+    void windowsArePlacedByTheirStepAnchors()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("w.pt.trace.json")).toStdString();
+        {
+            // A legacy-style window: times relative to the profiler's start, ProfilerStep#1 at 500 us.
+            std::ofstream f(path);
+            f << R"({"traceEvents": [
+                {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 9, "tid": 1, "ts": 500, "dur": 300},
+                {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 9, "tid": 1, "ts": 520, "dur": 100,
+                 "args": {"Input Dims": [[2, 3], [3, 4]]}},
+                {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 9, "tid": 1, "ts": 700, "dur": 50}]})";
+        }
+        Trace t;
+        LiveIngest in(t);
+        in.setWindowDir(dir.path().toStdString());
+        const auto c = in.open(9);
+        feed(in, c, hello(9));
+        WindowFrame w;
+        w.path = path;
+        w.firstStep = 2;
+        w.lastStep = 2;
+        w.removeAfter = true;
+        const int64_t anchor = 5'000'000'000; // ProfilerStep#1 began at this monotonic time
+        w.anchors = {{0, 1}, {0, 2}, {1, anchor}};
+        std::string b;
+        encodeWindow(b, w);
+        QCOMPARE(feed(in, c, b), std::string());
+        QCOMPARE(in.counters().windows, uint64_t(1));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(path))); // merged, then removed
+        const Track* win = nullptr;
+        for (size_t i = 0; i < t.trackCount(); ++i)
+            if (t.track(TrackId(uint32_t(i))).slices.size()) win = &t.track(TrackId(uint32_t(i)));
+        QVERIFY(win);
+        const SliceTrack& st = win->slices;
+        QCOMPARE(st.size(), size_t(2)); // the ProfilerStep slice is left out
+        QCOMPARE(t.str(st.name(0)), std::string_view("aten::mm"));
+        QCOMPARE(st.start(0), in.toTrace(anchor) + 20'000);
+        QCOMPARE(st.start(1), in.toTrace(anchor) + 200'000);
+        QVERIFY(t.args().has(st.args(0), "Input Dims"));
+        QVERIFY(t.process(win->process).pid.number == 9);
+        const auto logs = in.takeLogs();
+        QVERIFY(!logs.empty() &&
+                QString::fromStdString(logs.back().text).contains(QStringLiteral("placed by steps")));
+
+        // A file that cannot be read is reported, and the stream goes on.
+        w.path = dir.filePath(QStringLiteral("missing.json")).toStdString();
+        b.clear();
+        encodeWindow(b, w);
+        QCOMPARE(feed(in, c, b), std::string());
+        QCOMPARE(in.counters().windowErrors, uint64_t(1));
+    }
+
+    void samplesBecomeCounters()
+    {
+        Trace t;
+        LiveIngest in(t);
+        in.process(77, "train.py");
+        in.sample(77, 1000, 50.0, 120.0);
+        in.sample(77, 2000, 75.0, 121.0);
+        QCOMPARE(t.counterCount(), size_t(2));
+        QCOMPARE(t.counter(CounterTrackId(0)).size(), size_t(2));
+        QCOMPARE(t.str(t.process(t.counter(CounterTrackId(0)).process()).name), std::string_view("train.py"));
+    }
+};
+
+QTEST_MAIN(TestLiveIngest)
+#include "tst_liveingest.moc"

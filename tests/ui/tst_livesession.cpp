@@ -1,0 +1,207 @@
+// A live session in the GUI, offscreen: Run > Launch's code path with Debian's real torch, the step
+// strip and the timeline growing while the script runs, follow mode, the end of the session, and
+// the errors a user can make. Screenshots of the window mid-run and at the end go to
+// $KS_SCREENSHOT_DIR (or the build tree) for a look.
+
+#include "document/tracedocument.h"
+#include "live/consolepane.h"
+#include "live/livecontroller.h"
+#include "live/livesessionpanel.h"
+#include "live/stepstrip.h"
+#include "mainwindow/mainwindow.h"
+#include "timeline/timelineview.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <unistd.h>
+
+using namespace ks;
+using namespace ks::ui;
+
+namespace {
+
+const char* kPython = "/usr/bin/python3";
+
+MainWindow* newWindow()
+{
+    auto* w = new MainWindow;
+    w->setInteractive(false);
+    w->setSessionTracking(false);
+    w->resize(1500, 950);
+    w->show();
+    return w;
+}
+
+live::LaunchRequest trainRequest(int steps, int sleepMs)
+{
+    live::LaunchRequest r;
+    r.argv = {kPython, KS_SOURCE_DIR "/tests/data/live/train_mlp.py", std::to_string(steps),
+              std::to_string(sleepMs)};
+    r.resources = liveResources();
+    return r;
+}
+
+QString screenshotPath(const char* name)
+{
+    QString dir = qEnvironmentVariable("KS_SCREENSHOT_DIR");
+    if (dir.isEmpty()) dir = QStringLiteral(KS_BINARY_DIR "/tests/screenshots");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + QLatin1String(name);
+}
+
+} // namespace
+
+class TestLiveSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        setLiveResources(live::findLiveResources(KS_SOURCE_DIR, {}));
+        if (::access(kPython, X_OK) != 0) QSKIP("needs /usr/bin/python3 with Debian's python3-torch");
+        QVERIFY2(!liveResources().library.empty(), "libkinetoscope.so.1 not found next to the test");
+    }
+
+    void scriptRunsAndTheTimelineGrows()
+    {
+        MainWindow* w = newWindow();
+        LiveController* live = w->launchLive(trainRequest(40, 60));
+        QVERIFY(live);
+        QCOMPARE(w->liveController(), live);
+        TimelineView* tl = w->timeline();
+        QVERIFY(tl->follow());
+        LiveSessionPanel* panel = live->panel();
+        QSignalSpy finished(live, &LiveController::finished);
+
+        // Mid-run: steps have arrived and the timeline shows them, while the script still runs.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->stepStrip()->stepCount() >= 8, 60000);
+        QVERIFY(live->running());
+        const TimeWindow boundsMid = tl->bounds();
+        const size_t slicesMid = live->document()->trace->sliceCount();
+        QVERIFY(slicesMid > 0);
+        QVERIFY(tl->renderer().layout().rows().size() > 1);
+        // Following: the newest data is at the right edge.
+        QVERIFY(tl->window().t1 >= boundsMid.t1 - tl->window().span() / 20);
+        QTest::qWait(300);
+        QVERIFY(w->grab().save(screenshotPath("live-midrun.png")));
+
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(panel->stepStrip()->stepCount(), size_t(40));
+        const Trace& t = *live->document()->trace;
+        QCOMPARE(t.steps().size(), size_t(40));
+        for (size_t i = 0; i < t.steps().size(); ++i)
+            QCOMPARE(t.steps()[i].number, int64_t(i));
+        QVERIFY(tl->bounds().t1 > boundsMid.t1);
+        QVERIFY(t.sliceCount() > slicesMid);
+        QVERIFY(panel->console()->text().contains(QStringLiteral("done")));
+        QVERIFY(panel->console()->text().contains(QStringLiteral("exited with code 0")));
+        QVERIFY(panel->statusText().contains(QStringLiteral("ended")));
+        QVERIFY(panel->droppedText().isEmpty());
+        // The step ruler of the timeline has every step.
+        QCOMPARE(tl->renderer().ruler().steps().size(), size_t(40));
+        QTest::qWait(100);
+        QVERIFY(w->grab().save(screenshotPath("live-ended.png")));
+
+        // Saving writes what arrived.
+        const QString out =
+            QDir::temp().filePath(QStringLiteral("ks-live-ui-%1.pt.trace.json").arg(::getpid()));
+        QSignalSpy saved(w, &MainWindow::traceSaved);
+        w->saveAs(out);
+        QTRY_VERIFY_WITH_TIMEOUT(saved.count() == 1, 30000);
+        QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
+        QVERIFY(QFileInfo(out).size() > 1000);
+        QFile::remove(out);
+        delete w;
+    }
+
+    void scrollingBackStopsFollowing()
+    {
+        MainWindow* w = newWindow();
+        LiveController* live = w->launchLive(trainRequest(30, 50));
+        QVERIFY(live);
+        TimelineView* tl = w->timeline();
+        QTRY_VERIFY_WITH_TIMEOUT(live->panel()->stepStrip()->stepCount() >= 4, 60000);
+        const TimeWindow b = tl->bounds();
+        const TimeWindow back{b.t0, b.t0 + b.span() / 4};
+        tl->setWindow(back);
+        QTRY_VERIFY_WITH_TIMEOUT(tl->bounds().t1 > b.t1 + 50'000'000, 30000);
+        QVERIFY(!tl->follow());
+        QCOMPARE(tl->window(), back);
+        tl->setFollow(true);
+        QVERIFY(tl->window().t1 >= tl->bounds().t1 - 1);
+        live->stop();
+        QSignalSpy finished(live, &LiveController::finished);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(live->panel()->console()->text().contains(QStringLiteral("SIGINT")));
+        delete w;
+    }
+
+    void windowsModeMergesTorchOps()
+    {
+        MainWindow* w = newWindow();
+        live::LaunchRequest r = trainRequest(12, 30);
+        r.capture.mode = live::CaptureOptions::Mode::Windows;
+        r.capture.shapes = true;
+        r.capture.schedule = record::Schedule{1, 1, 3, 1, 0, 0};
+        LiveController* live = w->launchLive(r);
+        QVERIFY(live);
+        QSignalSpy finished(live, &LiveController::finished);
+        QVERIFY(finished.wait(120000));
+        const Trace& t = *live->document()->trace;
+        size_t ops = 0;
+        for (size_t i = 0; i < t.trackCount(); ++i) {
+            const Track& tr = t.track(TrackId(uint32_t(i)));
+            if (tr.name.valid() && t.str(tr.name).rfind("torch.profiler", 0) == 0) ops += tr.slices.size();
+        }
+        QVERIFY2(ops > 100, qPrintable(QString::number(ops)));
+        QVERIFY(live->panel()->console()->text().contains(QStringLiteral("placed by steps")));
+        // Zoom to the profiled steps (2-4) to look at the merged ops.
+        TimelineView* tl = w->timeline();
+        const Step& first = t.steps()[2];
+        const Step& last = t.steps()[4];
+        tl->setWindow(TimeWindow{first.start - 1'000'000, last.end + 1'000'000});
+        QTest::qWait(100);
+        QVERIFY(w->grab().save(screenshotPath("live-windows.png")));
+        delete w;
+    }
+
+    void missingScriptIsAClearError()
+    {
+        MainWindow* w = newWindow();
+        QSignalSpy failed(w, &MainWindow::liveFailed);
+        live::LaunchRequest r = trainRequest(1, 0);
+        r.argv[1] = "/nonexistent/train.py";
+        QVERIFY(!w->launchLive(r));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("script not found")));
+        QVERIFY(!w->liveController());
+
+        r.argv[0] = "no-such-python-interpreter";
+        QVERIFY(!w->launchLive(r));
+        QVERIFY(failed.at(1).at(0).toString().contains(QStringLiteral("not found")));
+        delete w;
+    }
+
+    void secondSessionOpensItsOwnWindow()
+    {
+        MainWindow* w = newWindow();
+        LiveController* first = w->launchLive(trainRequest(20, 50));
+        QVERIFY(first);
+        LiveController* second = w->launchLive(trainRequest(3, 0));
+        QVERIFY(second);
+        QVERIFY(second != first);
+        QCOMPARE(w->liveController(), first);
+        auto* other = qobject_cast<MainWindow*>(second->parent());
+        QVERIFY(other && other != w);
+        QSignalSpy finished(second, &LiveController::finished);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(second->panel()->stepStrip()->stepCount(), size_t(3));
+        delete other;
+        delete w; // stops the first target on the way out
+    }
+};
+
+QTEST_MAIN(TestLiveSession)
+#include "tst_livesession.moc"

@@ -1,0 +1,152 @@
+// MainWindow's live-session and save side: Run > Launch / Listen / Stop, File > Save As.
+
+#include "document/tracedocument.h"
+#include "io/tracewriter.h"
+#include "live/launchdialog.h"
+#include "live/livecontroller.h"
+#include "live/livesessionpanel.h"
+#include "mainwindow/mainwindow.h"
+#include "panels/detailspanel.h"
+#include "panels/infopanel.h"
+#include "panels/kernelpanel.h"
+#include "memory/memoryview.h"
+#include "panels/operatorpanel.h"
+#include "panels/rangepanel.h"
+#include "timeline/timelineview.h"
+#include "util/format.h"
+
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <cstring>
+
+namespace ks::ui {
+
+MainWindow* MainWindow::windowForLive()
+{
+    // One trace per window: a live session never replaces what a window already shows.
+    if (!m_doc && !isLoading() && !m_live) return this;
+    auto* w = new MainWindow;
+    w->setInteractive(m_interactive);
+    w->setSessionTracking(m_trackSession);
+    w->show();
+    return w;
+}
+
+LiveController* MainWindow::startLive(const std::function<bool(LiveController*, QString&)>& start)
+{
+    auto* live = new LiveController(this);
+    QString error;
+    if (!start(live, error)) {
+        delete live;
+        if (m_interactive)
+            QMessageBox::critical(this, QStringLiteral("Cannot start the live session"),
+                                  error.toHtmlEscaped());
+        emit liveFailed(error);
+        return nullptr;
+    }
+    m_live = live;
+    setDocument(live->document());
+    m_timeline->setFollow(true);
+    setWindowTitle(live->title() + QStringLiteral(" — live — Kinetoscope"));
+    connect(live, &LiveController::finished, this, [this] {
+        if (!m_live) return;
+        setWindowTitle(m_live->title() + QStringLiteral(" — ended — Kinetoscope"));
+        // The run is over: show all of it, unless the user is looking at something in particular.
+        if (m_timeline->follow()) {
+            m_timeline->setFollow(false);
+            m_timeline->fitAll();
+        }
+    });
+    connect(live, &LiveController::saved, this, &MainWindow::traceSaved);
+    connect(live->panel(), &LiveSessionPanel::saveRequested, this, &MainWindow::saveAsDialog);
+    return live;
+}
+
+LiveController* MainWindow::launchLive(const live::LaunchRequest& request)
+{
+    MainWindow* w = windowForLive();
+    if (w != this) return w->launchLive(request);
+    return startLive([request](LiveController* c, QString& error) { return c->launch(request, error); });
+}
+
+LiveController* MainWindow::listenLive()
+{
+    MainWindow* w = windowForLive();
+    if (w != this) return w->listenLive();
+    return startLive([](LiveController* c, QString& error) { return c->listen(error); });
+}
+
+void MainWindow::showLaunchDialog()
+{
+    LaunchDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    live::LaunchRequest r = dialog.request();
+    r.resources = liveResources();
+    launchLive(r);
+}
+
+void MainWindow::documentUpdated(bool final)
+{
+    if (!m_doc) return;
+    const Trace& t = *m_doc->trace;
+    m_statusSummary->setText(QStringLiteral("%1 slices · %2 steps · %3")
+                                 .arg(formatCount(t.sliceCount()), formatCount(t.steps().size()),
+                                      formatDuration(t.endTime() - t.startTime())));
+    m_kernels->setDocument(m_doc);
+    if (final) m_operators->setDocument(m_doc);
+    if (m_doc->memoryTimeline) m_memory->setTimeline(m_doc->memoryTimeline);
+    m_info->setDocument(m_doc);
+    m_range->setDocument(m_doc);
+    emit documentLoaded(m_doc);
+}
+
+void MainWindow::saveAsDialog()
+{
+    if (!m_doc) return;
+    QString suggestion = m_live ? m_live->title() : QFileInfo(m_doc->path).fileName();
+    for (const char* suffix : {".pt.trace.json.gz", ".pt.trace.json", ".json.gz", ".json", ".py"})
+        if (suggestion.endsWith(QLatin1String(suffix))) suggestion.chop(qsizetype(std::strlen(suffix)));
+    if (suggestion.isEmpty()) suggestion = QStringLiteral("trace");
+    const QString f = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Save trace"), suggestion + QStringLiteral(".pt.trace.json.gz"),
+        QStringLiteral("PyTorch traces (*.pt.trace.json.gz *.pt.trace.json *.json *.json.gz)"));
+    if (!f.isEmpty()) saveAs(f);
+}
+
+void MainWindow::saveAs(const QString& path)
+{
+    if (!m_doc) return;
+    statusBar()->showMessage(QStringLiteral("Saving %1…").arg(QFileInfo(path).fileName()));
+    auto report = [this, path](const QString& error) {
+        if (error.isEmpty())
+            statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 6000);
+        else if (m_interactive)
+            QMessageBox::critical(this, QStringLiteral("Cannot save the trace"), error.toHtmlEscaped());
+    };
+    if (m_live) {
+        // The controller pauses the session's ingest while writing.
+        connect(
+            m_live, &LiveController::saved, this,
+            [report](const QString&, const QString& error) { report(error); }, Qt::SingleShotConnection);
+        m_live->save(path);
+        return;
+    }
+    std::shared_ptr<const TraceDocument> doc = m_doc;
+    m_saveJobs.startJob(
+        [doc, file = path.toStdString()](const std::atomic<bool>& cancel) {
+            SaveOptions o;
+            o.cancel = &cancel;
+            return saveTraceFile(*doc->trace, file, o);
+        },
+        [this, path, report](SaveResult r) {
+            const QString error = r.ok ? QString() : QString::fromStdString(r.error);
+            report(error);
+            emit traceSaved(path, error);
+        });
+}
+
+} // namespace ks::ui
