@@ -1,10 +1,12 @@
 #include "inject/injectsession.h"
 
 #include "io/tracewriter.h"
+#include "live/streamsender.h"
 #include "record/api.h"
 #include "record/windowbuilder.h"
 #include "util/jsonwrite.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <pthread.h>
@@ -46,6 +48,85 @@ void InjectSession::start()
     Recorder::instance().setActive(true);
     std::atexit(&InjectSession::atExit);
     pthread_atfork(nullptr, nullptr, &InjectSession::afterForkInChild);
+    if (const char* endpoint = std::getenv("KINETOSCOPE_ENDPOINT"); endpoint && *endpoint) startLive(endpoint);
+}
+
+// Called with m_mutex held, from start().
+void InjectSession::startLive(const char* endpoint)
+{
+    live::SenderOptions o;
+    o.endpoint = endpoint;
+    o.capture = R"({"source":"injection library"})";
+    std::string error;
+    if (!live::processSender().start(o, error)) {
+        // Not fatal: the program runs on, and the trace still goes to $KINETOSCOPE_OUTPUT if set.
+        std::fprintf(stderr, "kinetoscope: cannot stream to %s: %s\n", endpoint, error.c_str());
+        m_status.push_back("live: cannot stream to the session: " + error);
+        return;
+    }
+    live::processSender().info("source", "libkinetoscope_inject");
+    for (const std::string& line : m_status)
+        live::processSender().log(live::LogLevel::Info, line);
+    m_live = true;
+    m_pump = std::thread([this] { pump(); });
+}
+
+void InjectSession::pump()
+{
+    // GPU records reach us one CUPTI flush period late anyway; 20 ms keeps frames few and large.
+    std::unique_lock lock(m_pumpMutex);
+    while (!m_stopPump) {
+        m_pumpWake.wait_for(lock, std::chrono::milliseconds(20), [this] { return m_stopPump.load(); });
+        lock.unlock();
+        drainCollectors(false);
+        lock.lock();
+    }
+}
+
+void InjectSession::drainCollectors(bool final)
+{
+    std::vector<std::shared_ptr<ActivityCollector>> collectors;
+    {
+        std::lock_guard lock(m_mutex);
+        collectors = m_collectors;
+    }
+    for (auto& c : collectors) {
+        std::vector<DeviceActivity> batch;
+        try {
+            if (final)
+                c->collect(batch);
+            else
+                c->drain(batch);
+        } catch (...) {
+            continue;
+        }
+        if (!batch.empty()) live::processSender().device(std::move(batch));
+    }
+}
+
+void InjectSession::finishLive(const std::vector<std::shared_ptr<ActivityCollector>>& collectors)
+{
+    {
+        std::lock_guard lock(m_pumpMutex);
+        m_stopPump = true;
+    }
+    m_pumpWake.notify_all();
+    if (m_pump.joinable()) m_pump.join();
+    live::StreamSender& sender = live::processSender();
+    for (auto& c : collectors) {
+        try {
+            c->stop();
+            for (const std::string& line : c->warnings())
+                sender.log(live::LogLevel::Warning, std::string(activityName(c->activity())) + ": " + line);
+            for (const std::string& p : c->deviceProperties())
+                sender.info("deviceProperties", p);
+        } catch (...) {
+            sender.log(live::LogLevel::Warning,
+                       std::string(c->name()) + ": failed while stopping; its last activity is missing");
+        }
+    }
+    drainCollectors(true);
+    sender.stop(0);
 }
 
 void InjectSession::atExit()
@@ -63,6 +144,7 @@ void InjectSession::afterForkInChild()
 void InjectSession::reportStatus(const std::string& line)
 {
     std::fprintf(stderr, "kinetoscope: %s\n", line.c_str());
+    if (m_live) live::processSender().log(live::LogLevel::Info, line);
     std::lock_guard lock(m_mutex);
     m_status.push_back(line);
 }
@@ -115,6 +197,11 @@ void InjectSession::finish()
         m_finished = true;
         collectors = m_collectors;
         startTicks = m_startTicks;
+    }
+    if (m_live) {
+        // A forked child has no pump thread and its own connection, if any, ends with it.
+        if (!m_forkedChild) finishLive(collectors);
+        return;
     }
     Recorder& rec = Recorder::instance();
     rec.setActive(false);

@@ -48,3 +48,12 @@ endif()
 add_executable(ks_c_stream ${CMAKE_CURRENT_LIST_DIR}/../capi/c_stream.c)
 set_target_properties(ks_c_stream PROPERTIES LINKER_LANGUAGE C)
 target_link_libraries(ks_c_stream PRIVATE kinetoscope_shared Threads::Threads)
+
+# A plain Level Zero program for the live injection test (tests/scripts/test_inject_live.sh).
+if(KS_WITH_LEVEL_ZERO AND KS_ZE_LOADER_LIBRARY AND TARGET ks_zefake)
+    add_executable(ks_ze_client ${CMAKE_CURRENT_LIST_DIR}/../inject/ze_client.c)
+    set_target_properties(ks_ze_client PROPERTIES LINKER_LANGUAGE C)
+    target_include_directories(ks_ze_client SYSTEM PRIVATE ${KS_ZE_INCLUDE_DIR})
+    target_link_libraries(ks_ze_client PRIVATE ${KS_ZE_LOADER_LIBRARY})
+    add_dependencies(ks_ze_client ks_zefake kinetoscope_inject)
+endif()

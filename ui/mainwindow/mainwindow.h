@@ -88,6 +88,7 @@ public:
     // A live session's analyses were refreshed; `final` once the target has ended. The operator
     // table follows only then: recomputing it every few seconds would keep dropping the selection.
     void documentUpdated(bool final);
+    void updateLiveStatus();
 
 signals:
     void documentLoaded(std::shared_ptr<const ks::ui::TraceDocument> document);

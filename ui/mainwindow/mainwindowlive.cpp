@@ -61,6 +61,8 @@ LiveController* MainWindow::startLive(const std::function<bool(LiveController*, 
             m_timeline->fitAll();
         }
     });
+    connect(live, &LiveController::refreshed, this, &MainWindow::updateLiveStatus);
+    updateLiveStatus();
     connect(live, &LiveController::saved, this, &MainWindow::traceSaved);
     connect(live->panel(), &LiveSessionPanel::saveRequested, this, &MainWindow::saveAsDialog);
     return live;
@@ -89,13 +91,20 @@ void MainWindow::showLaunchDialog()
     launchLive(r);
 }
 
-void MainWindow::documentUpdated(bool final)
+void MainWindow::updateLiveStatus()
 {
     if (!m_doc) return;
     const Trace& t = *m_doc->trace;
+    const TimeNs span = t.sliceCount() > 0 ? t.endTime() - t.startTime() : 0;
     m_statusSummary->setText(QStringLiteral("%1 slices · %2 steps · %3")
                                  .arg(formatCount(t.sliceCount()), formatCount(t.steps().size()),
-                                      formatDuration(t.endTime() - t.startTime())));
+                                      formatDuration(span)));
+}
+
+void MainWindow::documentUpdated(bool final)
+{
+    if (!m_doc) return;
+    updateLiveStatus();
     m_kernels->setDocument(m_doc);
     if (final) m_operators->setDocument(m_doc);
     if (m_doc->memoryTimeline) m_memory->setTimeline(m_doc->memoryTimeline);
