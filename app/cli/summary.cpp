@@ -25,6 +25,8 @@ const char* const kUsage =
     "                            (\"cuda\" may stand for \"device\", e.g. self_cuda_time_total)\n"
     "  --row-limit N             rows to print (default 100; -1 prints all)\n"
     "  --group-by-input-shape    one row per (name, input shapes); adds the Input Shapes column\n"
+    "  --group-by-stack-n N      also group by the N innermost stack frames (with_stack traces);\n"
+    "                            adds the Source Location column\n"
     "  --top-level-only          only rows whose first event has no parent op\n"
     "  --memory-units new|legacy KB/MB/GB/B as newest torch (default), or Kb/Mb/Gb/b as torch 1.13\n"
     "  --memory on|off           memory columns (default: on when the trace has [memory] records\n"
@@ -95,6 +97,14 @@ int runSummary(const Args& args)
             }
         } else if (a == "--group-by-input-shape") {
             avg.groupByInputShape = true;
+        } else if (a == "--group-by-stack-n") {
+            if (!value(v)) return 2;
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), avg.groupByStackN);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || avg.groupByStackN < 0) {
+                std::fprintf(stderr, "kinetoscope summary: --group-by-stack-n needs a count, got '%s'\n",
+                             v.c_str());
+                return 2;
+            }
         } else if (a == "--top-level-only") {
             table.topLevelOnly = true;
         } else if (a == "--memory-units") {
@@ -162,6 +172,7 @@ int runSummary(const Args& args)
 
     SummaryRequest request;
     request.groupByInputShape = avg.groupByInputShape;
+    request.groupByStackN = avg.groupByStackN;
     request.withFlops = flops;
     request.profileMemory = memory;
     request.threads = avg.threads;

@@ -3,6 +3,7 @@
 #include "analysis/eventmapping.h"
 #include "analysis/functioneventlist.h"
 #include "analysis/lanemerge.h"
+#include "analysis/stackexport.h"
 #include "util/parallelfor.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@ struct Accumulator {
     uint32_t first = 0; // the group's first event in list order
     uint32_t nameKey = 0;
     uint32_t shape = 0;
+    uint32_t stack = 0;
     uint8_t flags = 0; // of the first event
     int64_t count = 0;
     double cpuTotal = 0;
@@ -40,7 +42,10 @@ uint32_t variantOf(uint8_t f)
 // are added in torch's order, but different groups are independent, so tasks split the groups.
 class GroupTask {
 public:
-    GroupTask(const FunctionEventList& list, std::vector<uint32_t>* slots) : m_list(list), m_slots(slots) {}
+    GroupTask(const FunctionEventList& list, std::vector<uint32_t>* slots, const std::vector<uint32_t>* stacks)
+        : m_list(list), m_slots(slots), m_stacks(stacks)
+    {
+    }
 
     template <typename Accept>
     void run(const std::vector<uint32_t>& lanes, Accept&& accept)
@@ -86,28 +91,41 @@ private:
         const FunctionEventList& l = m_list;
         const uint32_t compact = l.nameKey[g] * 4 + variantOf(l.flags[g]);
         uint32_t* slot;
+        const uint32_t shape = l.inputShape.allocated() ? l.inputShape[g] : 0;
+        const uint32_t stack = m_stacks && g < m_stacks->size() ? (*m_stacks)[g] : 0;
         if (m_slots) {
             slot = &(*m_slots)[compact];
         } else {
-            const uint64_t key = (uint64_t(compact) << 32) | l.inputShape[g];
-            slot = &m_byShape.try_emplace(key, UINT32_MAX).first->second;
+            const Key key{(uint64_t(compact) << 32) | shape, stack};
+            slot = &m_byKey.try_emplace(key, UINT32_MAX).first->second;
         }
         if (*slot == UINT32_MAX) {
             *slot = uint32_t(m_groups.size());
             Accumulator a;
             a.first = g;
             a.nameKey = l.nameKey[g];
-            a.shape = m_slots ? 0 : l.inputShape[g];
+            a.shape = shape;
+            a.stack = stack;
             a.flags = l.flags[g];
             m_groups.push_back(a);
         }
         return m_groups[*slot];
     }
 
+    struct Key {
+        uint64_t nameShape;
+        uint32_t stack;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.nameShape ^ (uint64_t(k.stack) << 40)); }
+    };
+
     const FunctionEventList& m_list;
     // Group of (name, variant), shared by tasks: each slot belongs to one task's groups only.
     std::vector<uint32_t>* m_slots;
-    std::unordered_map<uint64_t, uint32_t> m_byShape;
+    const std::vector<uint32_t>* m_stacks;
+    std::unordered_map<Key, uint32_t, KeyHash> m_byKey; // grouping by shape or stack
     std::vector<Accumulator> m_groups;
 };
 
@@ -120,12 +138,43 @@ KeyAverages KeyAverages::compute(const Trace& trace, const KeyAveragesOptions& o
     listOptions.groupByInputShape = options.groupByInputShape;
     listOptions.withFlops = options.withFlops;
     listOptions.threads = options.threads;
+    listOptions.withSliceRows = options.groupByStackN > 0;
     const std::unique_ptr<FunctionEventList> list = FunctionEventList::build(trace, mapping, listOptions);
-    return fromEventList(*list, mapping, options.threads);
+    if (options.groupByStackN <= 0) return fromEventList(*list, mapping, options.threads);
+    const Stacks stacks = stacksOf(trace, *list, options.groupByStackN);
+    return fromEventList(*list, mapping, options.threads, &stacks);
+}
+
+KeyAverages::Stacks KeyAverages::stacksOf(const Trace& trace, const FunctionEventList& list, int n)
+{
+    Stacks out;
+    out.frames.emplace_back(); // key 0: no frames
+    std::unordered_map<std::string, uint32_t> ids;
+    std::vector<std::string_view> frames;
+    std::string joined;
+    for (const FunctionEventList::Lane& lane : list.lanes()) {
+        // Only CPU events carry stacks (device and allocator events have none in torch either).
+        if (lane.kind != FunctionEventList::LaneKind::Cpu) continue;
+        if (out.key.size() < lane.end) out.key.resize(lane.end, 0);
+        for (uint32_t g = lane.begin; g < lane.end; ++g) {
+            sliceStack(trace, SliceRef{lane.track, list.sliceRow[g]}, frames);
+            if (frames.empty()) continue;
+            if (frames.size() > size_t(n)) frames.resize(size_t(n));
+            joined.clear();
+            for (std::string_view f : frames) {
+                joined += f;
+                joined += '\x1f'; // never inside a frame: frames are single-line text
+            }
+            auto [it, fresh] = ids.try_emplace(joined, uint32_t(out.frames.size()));
+            if (fresh) out.frames.emplace_back(frames.begin(), frames.end());
+            out.key[g] = it->second;
+        }
+    }
+    return out;
 }
 
 KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMapping& mapping,
-                                       unsigned threads)
+                                       unsigned threads, const Stacks* stacks)
 {
     KeyAverages result;
     result.m_hasDevice = l.hasDeviceEvents();
@@ -151,8 +200,9 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
         }
     }
     const bool byShape = l.inputShape.allocated();
+    const bool byStack = stacks && stacks->frames.size() > 1;
     std::vector<uint32_t> slots;
-    if (!byShape) slots.assign(mapping.nameKeyBound() * 4, UINT32_MAX);
+    if (!byShape && !byStack) slots.assign(mapping.nameKeyBound() * 4, UINT32_MAX);
     // Each kind is split into one part per thread by a hash of the group key. A part scans all
     // events of its kind but merges only its own, so the scan is the price of the split.
     const uint32_t parts = workerCount(threads);
@@ -166,7 +216,8 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
         if (!deviceLanes.empty()) jobs.push_back(Job{&deviceLanes, p});
     }
     jobs.push_back(Job{&memoryLanes, UINT32_MAX});
-    std::vector<GroupTask> tasks(jobs.size(), GroupTask(l, byShape ? nullptr : &slots));
+    std::vector<GroupTask> tasks(jobs.size(), GroupTask(l, slots.empty() ? nullptr : &slots,
+                                                        byStack ? &stacks->key : nullptr));
     parallelFor(jobs.size(), threads, [&](size_t i) {
         const Job& job = jobs[i];
         if (job.part == UINT32_MAX || parts == 1) {
@@ -198,6 +249,7 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
         r.userAnnotation = a.flags & FunctionEventList::kUserAnnotation;
         r.topLevel = a.flags & FunctionEventList::kTopLevel;
         if (byShape) r.inputShapes = l.shapeText(a.shape);
+        if (byStack) r.stack = stacks->frames[a.stack];
         r.count = a.count;
         r.cpuTimeTotal = a.cpuTotal;
         r.selfCpuTimeTotal = a.selfCpu;

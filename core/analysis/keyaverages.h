@@ -11,6 +11,7 @@ namespace ks {
 struct KeyAveragesOptions {
     bool groupByInputShape = false; // key_averages(group_by_input_shape=True)
     bool withFlops = false;         // count FLOPs as profile(with_flops=True) would have
+    int groupByStackN = 0;          // key_averages(group_by_stack_n=N): also group by N innermost frames
     unsigned threads = 0;           // 0: one per hardware thread
 };
 
@@ -22,6 +23,9 @@ struct KeyAverage {
     bool userAnnotation = false;
     bool topLevel = true;    // the group's first event had no cpu_parent
     std::string inputShapes; // str(input_shapes) when grouped by input shape, else empty
+    // The first event's stack, innermost frame first, cut to group_by_stack_n frames (so empty
+    // unless grouping by stack, as in torch).
+    std::vector<std::string> stack;
     int64_t count = 0;
     double cpuTimeTotal = 0; // µs
     double selfCpuTimeTotal = 0;
@@ -48,8 +52,15 @@ public:
     static KeyAverages compute(const Trace& trace, const KeyAveragesOptions& options = {});
     // The grouping step alone, on an event list built with the same mapping (the shape grouping
     // and FLOPs follow from what the list was built with).
+    // stacks: per event number, the group_by_stack_n key (index into stackFrames; 0 = no frames).
+    struct Stacks {
+        std::vector<uint32_t> key;
+        std::vector<std::vector<std::string>> frames;
+    };
     static KeyAverages fromEventList(const FunctionEventList& list, const EventMapping& mapping,
-                                     unsigned threads = 0);
+                                     unsigned threads = 0, const Stacks* stacks = nullptr);
+    // The stack keys for group_by_stack_n = n (the list must have been built withSliceRows).
+    static Stacks stacksOf(const Trace& trace, const FunctionEventList& list, int n);
 
     std::vector<KeyAverage>& rows() { return m_rows; }
     const std::vector<KeyAverage>& rows() const { return m_rows; }

@@ -24,8 +24,15 @@ bool filteredFrame(std::string_view f)
     return false;
 }
 
-// Innermost-first frames of a slice.
-void framesOf(const Trace& trace, SliceRef ref, std::vector<std::string_view>& frames)
+void appendFrame(std::string& out, std::string_view f)
+{
+    for (char c : f)
+        out.push_back(c == ' ' || c == ';' || c == '\t' || c == '\n' ? '_' : c);
+}
+
+} // namespace
+
+void sliceStack(const Trace& trace, SliceRef ref, std::vector<std::string_view>& frames)
 {
     frames.clear();
     const SliceTrack& s = trace.slices(ref.track);
@@ -48,14 +55,6 @@ void framesOf(const Trace& trace, SliceRef ref, std::vector<std::string_view>& f
         if (!filteredFrame(f)) frames.push_back(f);
     }
 }
-
-void appendFrame(std::string& out, std::string_view f)
-{
-    for (char c : f)
-        out.push_back(c == ' ' || c == ';' || c == '\t' || c == '\n' ? '_' : c);
-}
-
-} // namespace
 
 bool stacksText(const Trace& trace, std::string_view metric, std::string& out, std::string* error)
 {
@@ -98,7 +97,7 @@ bool stacksText(const Trace& trace, std::string_view metric, std::string& out, s
                 }
             }
             if (!lane) return;
-            framesOf(trace, SliceRef{lane->track, list->sliceRow[g]}, frames);
+            sliceStack(trace, SliceRef{lane->track, list->sliceRow[g]}, frames);
             if (frames.empty()) return;
             for (size_t i = frames.size(); i-- > 0;) {
                 appendFrame(out, frames[i]);

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ks {
 
@@ -19,6 +20,10 @@ namespace ks {
 //
 // metric: self_cpu_time_total, or self_<cuda|xpu|privateuse1>_time_total (read as self device time).
 // Returns false with a message in error for an unknown metric (torch's ValueError text).
+// The stack torch's FunctionEvent.stack holds for a slice, innermost frame first, filtered as
+// above. The views point into the trace's strings.
+void sliceStack(const Trace& trace, SliceRef ref, std::vector<std::string_view>& frames);
+
 bool stacksText(const Trace& trace, std::string_view metric, std::string& out, std::string* error = nullptr);
 bool exportStacks(const Trace& trace, const std::string& path, std::string_view metric,
                   std::string* error = nullptr);

@@ -17,6 +17,7 @@ SummaryReport buildSummaryReport(const Trace& trace, const SummaryRequest& reque
     KeyAveragesOptions avg;
     avg.groupByInputShape = request.groupByInputShape;
     avg.withFlops = request.withFlops >= 0 ? request.withFlops == 1 : metadataFlag(trace, "with_flops");
+    avg.groupByStackN = request.groupByStackN;
     avg.threads = request.threads;
     r.averages = KeyAverages::compute(trace, avg);
     r.groupByInputShape = request.groupByInputShape;

@@ -25,6 +25,7 @@ struct SummaryReport {
 
 struct SummaryRequest {
     bool groupByInputShape = false;
+    int groupByStackN = 0;  // group_by_stack_n: also group by this many innermost frames
     int withFlops = -1;     // -1: as the trace's "with_flops" metadata says
     int profileMemory = -1; // -1: when the trace has allocator records or "profile_memory" metadata
     unsigned threads = 0;

@@ -12,10 +12,11 @@ constexpr size_t kSpacing = 2;
 
 class Layout {
 public:
-    void add(std::string title, size_t width)
+    void add(std::string title, size_t width, bool left = false)
     {
         m_titles.push_back(std::move(title));
         m_widths.push_back(width);
+        m_left.push_back(left);
     }
     size_t lineLength() const
     {
@@ -35,7 +36,10 @@ public:
     void row(std::string& out, const std::vector<std::string>& cells) const
     {
         for (size_t i = 0; i < m_widths.size(); ++i) {
-            pyformat::appendRight(out, cells[i], m_widths[i]);
+            if (m_left[i])
+                pyformat::appendLeft(out, cells[i], m_widths[i]);
+            else
+                pyformat::appendRight(out, cells[i], m_widths[i]);
             out.append(kSpacing, ' ');
         }
         out += '\n';
@@ -45,7 +49,21 @@ public:
 private:
     std::vector<std::string> m_titles;
     std::vector<size_t> m_widths;
+    std::vector<bool> m_left;
 };
+
+// torch's trim_path: a frame longer than the column keeps its tail, its first 3 characters "...".
+std::string trimFrame(std::string_view frame, size_t width)
+{
+    const size_t n = pyformat::length(frame);
+    if (n <= width) return std::string(frame);
+    std::string_view tail = frame.substr(pyformat::prefix(frame, n - width).size());
+    if (pyformat::length(tail) <= 3) return std::string(tail);
+    return "..." + std::string(tail.substr(pyformat::prefix(tail, 3).size()));
+}
+
+// torch prints at most this many frames of a row's stack.
+constexpr size_t kMaxStackEntries = 5;
 
 } // namespace
 
@@ -64,11 +82,16 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
     }
     sortKeyAverages(rows, o.sortBy);
 
-    size_t nameWidth = 0, shapesWidth = 0;
+    size_t nameWidth = 0, shapesWidth = 0, sourceWidth = 0;
+    bool hasStack = false;
     for (const KeyAverage& r : rows) {
         nameWidth = std::max(nameWidth, pyformat::length(r.key) + 4);
         shapesWidth = std::max(shapesWidth, pyformat::length(r.inputShapes) + 4);
+        for (const std::string& f : r.stack)
+            sourceWidth = std::max(sourceWidth, pyformat::length(f) + 4);
+        hasStack = hasStack || !r.stack.empty();
     }
+    sourceWidth = std::min(sourceWidth, o.maxSourceColumnWidth);
     nameWidth = std::min(nameWidth, o.maxNameColumnWidth);
     shapesWidth = std::min(shapesWidth, o.maxShapesColumnWidth);
 
@@ -94,6 +117,7 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
     }
     layout.add("# of Calls", kColumnWidth);
     if (hasShapes) layout.add("Input Shapes", shapesWidth);
+    if (hasStack) layout.add("Source Location", sourceWidth, true);
 
     // FLOPs share one unit, picked from the smallest positive count.
     bool flopsColumn = false;
@@ -169,10 +193,23 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
         }
         cells.push_back(std::to_string(r.count));
         if (hasShapes) cells.emplace_back(pyformat::prefix(r.inputShapes, shapesWidth));
+        // torch appends FLOPs before the frame although its header has Source Location first; the
+        // cells follow torch (a table with both shows each under the other's title).
         if (flopsColumn)
             cells.push_back(r.flops <= 0 ? std::string("--")
                                          : pyformat::fixed8(double(r.flops) * flopsScale));
+        if (hasStack) cells.push_back(r.stack.empty() ? std::string() : trimFrame(r.stack[0], sourceWidth));
         layout.row(out, cells);
+        if (hasStack) {
+            // Further frames in the last column, then a blank row.
+            std::vector<std::string> more(cells.size());
+            for (size_t i = 1; i < r.stack.size() && i < kMaxStackEntries; ++i) {
+                more.back() = trimFrame(r.stack[i], sourceWidth);
+                layout.row(out, more);
+            }
+            more.back().clear();
+            layout.row(out, more);
+        }
     }
     layout.separator(out);
     out += "Self CPU time total: " + pyformat::time(selfCpuTotal, tu) + "\n";

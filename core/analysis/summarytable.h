@@ -24,6 +24,7 @@ struct TableOptions {
     std::string deviceName = "CUDA";
     size_t maxNameColumnWidth = 55;
     size_t maxShapesColumnWidth = 80;
+    size_t maxSourceColumnWidth = 75;
 };
 
 // torch's EventList.table() over key_averages() rows (spec §2.4), byte for byte: the same columns,

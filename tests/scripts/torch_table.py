@@ -456,6 +456,7 @@ def main():
     p.add_argument("--top-level-only", action="store_true")
     p.add_argument("--flops", choices=["on", "off"])
     p.add_argument("--memory", choices=["on", "off"])
+    p.add_argument("--group-by-stack-n", type=int, default=0)
     p.add_argument("--stacks", metavar="METRIC", help="print export_stacks(metric) output instead of the table")
     a = p.parse_args()
 
@@ -465,7 +466,7 @@ def main():
     try:
         # Stacks are CPU events' self times; GPU annotation rows never carry stacks, so drop them
         # rather than refuse the trace.
-        fes, has_device, has_memory = build_events(raw, doc, with_flops, drop_gpu_annotations=bool(a.stacks))
+        fes, has_device, has_memory = build_events(raw, doc, with_flops, drop_gpu_annotations=bool(a.stacks) or a.group_by_stack_n > 0)
     except RefusedTrace as e:
         print("torch_table.py: refused: %s" % e, file=sys.stderr)
         return 3
@@ -478,7 +479,7 @@ def main():
             el.export_stacks(tmp.name, a.stacks.replace("device", "cuda"))
             sys.stdout.write(open(tmp.name).read())
         return 0
-    avg = el.key_averages(group_by_input_shapes=a.group_by_input_shape)
+    avg = el.key_averages(group_by_input_shapes=a.group_by_input_shape, group_by_stack_n=a.group_by_stack_n)
     sort_by = a.sort_by.replace("device", "cuda") if a.sort_by else None
     sys.stdout.write(avg.table(sort_by=sort_by, row_limit=a.row_limit, top_level_events_only=a.top_level_only))
     return 0
