@@ -1,6 +1,7 @@
 // The C ABI over ks::record (see kinetoscope.h). Every entry point catches exceptions: nothing may
 // unwind into C or Python callers.
 
+#include "analysis/sortkey.h"
 #include "kinetoscope.h"
 #include "live/streamsender.h"
 #include "record/api.h"
@@ -204,12 +205,64 @@ char* ks_profiler_status(const ks_profiler* p)
 int ks_profiler_export_chrome_trace(ks_profiler* p, const char* path)
 {
     if (!p || !path) return failWith("null argument");
-    int rc = 0;
-    const int g = guarded([&] {
+    return guarded([&] {
         const ks::SaveResult r = p->profiler->exportChromeTrace(path);
-        if (!r.ok) rc = failWith(r.error);
+        if (!r.ok) throw std::runtime_error(r.error);
     });
-    return g != 0 ? g : rc;
+}
+
+char* ks_profiler_table(const ks_profiler* p, const char* options_json)
+{
+    if (!p) {
+        failWith("null argument");
+        return nullptr;
+    }
+    std::string text;
+    const int rc = guarded([&] {
+        nlohmann::json j = nlohmann::json::object();
+        if (options_json && *options_json) j = nlohmann::json::parse(options_json);
+        if (!j.is_object()) throw std::invalid_argument("options must be a JSON object");
+        ks::TableOptions o;
+        if (j.contains("sort_by") && !j["sort_by"].is_null()) {
+            const std::string key = j["sort_by"].get<std::string>();
+            if (!ks::parseSortKey(key, o.sortBy)) throw std::invalid_argument("unknown sort_by: " + key);
+        }
+        o.rowLimit = j.value("row_limit", int64_t(100));
+        o.topLevelOnly = j.value("top_level_events_only", false);
+        if (j.contains("header") && !j["header"].is_null()) o.header = j["header"].get<std::string>();
+        if (j.contains("time_unit") && !j["time_unit"].is_null()) {
+            o.timeUnit = j["time_unit"].get<std::string>();
+            if (o.timeUnit != "s" && o.timeUnit != "ms" && o.timeUnit != "us")
+                throw std::invalid_argument("time_unit must be s, ms or us");
+        }
+        o.maxNameColumnWidth = j.value("max_name_column_width", o.maxNameColumnWidth);
+        o.maxShapesColumnWidth = j.value("max_shapes_column_width", o.maxShapesColumnWidth);
+        o.maxSourceColumnWidth = j.value("max_src_column_width", o.maxSourceColumnWidth);
+        if (j.value("memory_units", std::string("new")) == "legacy")
+            o.memoryUnits = ks::pyformat::MemoryUnits::Legacy;
+        text = p->profiler->table(o, j.value("group_by_input_shape", false), j.value("group_by_stack_n", 0));
+    });
+    return rc == 0 ? copyString(text) : nullptr;
+}
+
+int ks_profiler_export_stacks(const ks_profiler* p, const char* path, const char* metric)
+{
+    if (!p || !path) return failWith("null argument");
+    return guarded([&] {
+        std::string error;
+        if (!p->profiler->exportStacks(path, metric ? metric : "self_cpu_time_total", &error))
+            throw std::runtime_error(error);
+    });
+}
+
+int ks_profiler_export_memory_timeline(const ks_profiler* p, const char* path, const char* device)
+{
+    if (!p || !path) return failWith("null argument");
+    return guarded([&] {
+        std::string error;
+        if (!p->profiler->exportMemoryTimeline(path, device ? device : "", &error))
+            throw std::runtime_error(error);
+    });
 }
 
 uint32_t ks_intern(const char* name)

@@ -52,6 +52,17 @@ KS_API int ks_profiler_add_metadata_json(ks_profiler* p, const char* key, const 
 KS_API char* ks_profiler_status(const ks_profiler* p);
 /* Results of the last finished window. */
 KS_API int ks_profiler_export_chrome_trace(ks_profiler* p, const char* path);
+/* prof.key_averages(group_by_input_shape, group_by_stack_n).table(...) as torch prints it.
+ * options: JSON object, every key optional: {"sort_by": "self_cpu_time_total", "row_limit": 100,
+ * "group_by_input_shape": false, "group_by_stack_n": 0, "top_level_events_only": false,
+ * "header": "...", "time_unit": "ms", "max_name_column_width": 55, "max_shapes_column_width": 80,
+ * "max_src_column_width": 75, "memory_units": "new"|"legacy"}. Free the result; NULL on error. */
+KS_API char* ks_profiler_table(const ks_profiler* p, const char* options_json);
+/* export_stacks(path, metric): metric NULL means "self_cpu_time_total". */
+KS_API int ks_profiler_export_stacks(const ks_profiler* p, const char* path, const char* metric);
+/* export_memory_timeline(path, device): .html/.json/.json.gz/.raw.json.gz by name; device like
+ * "cuda:0" or "cpu", NULL for the device with the most allocator activity. */
+KS_API int ks_profiler_export_memory_timeline(const ks_profiler* p, const char* path, const char* device);
 
 /* Recording hot path. Names are interned once (cache the id). */
 KS_API uint32_t ks_intern(const char* name);

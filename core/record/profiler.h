@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/summaryreport.h"
 #include "io/tracewriter.h"
 #include "model/trace.h"
 #include "record/collector.h"
@@ -16,6 +17,20 @@
 namespace ks::record {
 
 class Profiler;
+
+// One entry of Profiler::events(): torch's FunctionEvent, in torch's list order.
+struct ProfilerEvent {
+    std::string name;
+    std::string thread; // the track's name ("thread 7 (main)"), or the device row's
+    double startUs = 0; // relative to the window's base time, like torch's time_range
+    double endUs = 0;
+    double selfCpuUs = 0;    // CPU events
+    double deviceUs = 0;     // CPU events: device time of the kernels they launched
+    double selfDeviceUs = 0; // CPU events: of the kernels launched directly
+    bool device = false;     // a kernel or other device activity
+    bool userAnnotation = false;
+    bool topLevel = true;
+};
 
 // Options of torch.profiler.profile.
 struct ProfilerOptions {
@@ -64,6 +79,25 @@ public:
 
     // export_chrome_trace: ".gz" compresses. Needs a finished window.
     SaveResult exportChromeTrace(const std::string& path) const;
+
+    // Results of the last finished window, as torch computes them from the same events. Each
+    // throws std::runtime_error before the first window has finished.
+    // events(): the FunctionEvent list, in torch's order.
+    std::vector<ProfilerEvent> events() const;
+    // key_averages(group_by_input_shape, group_by_stack_n), with the table columns this profile
+    // gets in torch (device time when a device was recorded, memory with profile_memory, FLOPs with
+    // with_flops).
+    SummaryReport keyAverages(bool groupByInputShape = false, int groupByStackN = 0) const;
+    // key_averages(...).table(...): the caller's sort, row limit, header, time unit and widths;
+    // the column flags come from the profile. Throws std::runtime_error where torch raises.
+    std::string table(const TableOptions& options, bool groupByInputShape = false, int groupByStackN = 0) const;
+    // export_stacks(path, metric); false with the reason in error (torch's message for a bad metric).
+    bool exportStacks(const std::string& path, std::string_view metric = "self_cpu_time_total",
+                      std::string* error = nullptr) const;
+    // export_memory_timeline(path, device): .html, .json, .json.gz or .raw.json.gz by name; device
+    // like "cuda:0" or "cpu", empty for the device with the most allocator activity.
+    bool exportMemoryTimeline(const std::string& path, std::string_view device = {},
+                              std::string* error = nullptr) const;
 
     const ProfilerOptions& options() const { return m_options; }
 

@@ -121,6 +121,48 @@ for k in range(4):
 check(any(e.get("ph") == "M" and e["name"] == "thread_name" and "(py-0)" in e["args"]["name"] for e in ev),
       "thread name recorded")
 
+# Results: key_averages().table() is what `kinetoscope summary` prints for the exported file.
+with ks.profile(record_shapes=True, profile_memory=True) as p4:
+    blocks = []
+    for i in range(6):
+        with ks.range("forward"):
+            with ks.range("aten::mm", args={"Input Dims": [[8, 16], [16, 4 + i % 2]],
+                                            "Call stack": "model.py(12): mm;train.py(3): <module>"}):
+                time.sleep(0.001)
+            with ks.range("aten::empty"):
+                ks.malloc(0x1000 + i, 1 << 20)
+                blocks.append(0x1000 + i)
+    for b in blocks:
+        ks.free(b)
+out = os.path.join(tmp, "results.pt.trace.json")
+p4.export_chrome_trace(out)
+table = p4.key_averages().table(sort_by="self_cpu_time_total", row_limit=-1)
+kbin = os.environ.get("KS_BIN")
+if kbin:
+    import subprocess
+    cli = subprocess.run([kbin, "summary", "--sort-by", "self_cpu_time_total", "--row-limit", "-1", out],
+                         capture_output=True, text=True)
+    check(cli.returncode == 0 and cli.stdout == table, "table() equals the summary of the exported file:\n"
+          + table + "\n---\n" + cli.stdout + cli.stderr)
+check("aten::mm" in table and "Self CPU Mem" in table, "table has the ops and memory columns")
+by_shape = p4.key_averages(group_by_input_shape=True).table()
+check(by_shape.count("aten::mm") == 2 and "[[8, 16], [16, 5]]" in by_shape, "grouped by input shape")
+check("Source Location" in p4.key_averages(group_by_stack_n=1).table(), "grouped by stack")
+stacks_path = os.path.join(tmp, "stacks.txt")
+p4.export_stacks(stacks_path)
+lines = open(stacks_path).read().splitlines()
+check(len(lines) == 6 and all(l.startswith("train.py(3):_<module>;model.py(12):_mm ") for l in lines),
+      f"export_stacks lines {lines[:2]}")
+mem_path = os.path.join(tmp, "memory.json")
+p4.export_memory_timeline(mem_path)
+mem = json.load(open(mem_path))
+check(len(mem) == 2 and max(sum(row) for row in mem[1]) >= 6 << 20, "memory timeline peak")
+try:
+    p4.export_stacks(stacks_path, metric="bogus")
+    check(False, "bad metric accepted")
+except ks.KinetoscopeError as e:
+    check("metric should be one of" in str(e), f"bad metric message: {e}")
+
 # Errors surface as exceptions.
 try:
     ks.profile(activities=["tpu"])

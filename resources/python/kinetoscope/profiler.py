@@ -120,3 +120,37 @@ class profile:  # noqa: N801
 
     def export_chrome_trace(self, path):
         check(lib.ks_profiler_export_chrome_trace(self._p, str(path).encode("utf-8")))
+
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
+        """The last window's operator averages; .table(...) prints them as torch does."""
+        return KeyAverages(self, group_by_input_shape, group_by_stack_n)
+
+    def export_stacks(self, path, metric="self_cpu_time_total"):
+        check(lib.ks_profiler_export_stacks(self._p, str(path).encode("utf-8"), metric.encode("utf-8")))
+
+    def export_memory_timeline(self, path, device=None):
+        check(lib.ks_profiler_export_memory_timeline(
+            self._p, str(path).encode("utf-8"), device.encode("utf-8") if device else None))
+
+
+class KeyAverages:
+    """What prof.key_averages(...) returns here: only table(), computed by the library."""
+
+    def __init__(self, prof, group_by_input_shape, group_by_stack_n):
+        self._prof = prof
+        self._group = {"group_by_input_shape": bool(group_by_input_shape),
+                       "group_by_stack_n": int(group_by_stack_n)}
+
+    def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
+              max_shapes_column_width=80, header=None, top_level_events_only=False, time_unit=None):
+        opts = dict(self._group, sort_by=sort_by, row_limit=row_limit, header=header,
+                    max_src_column_width=max_src_column_width, max_name_column_width=max_name_column_width,
+                    max_shapes_column_width=max_shapes_column_width,
+                    top_level_events_only=bool(top_level_events_only), time_unit=time_unit)
+        ptr = lib.ks_profiler_table(self._prof._p, json.dumps(opts).encode("utf-8"))
+        if not ptr:
+            raise _lib.KinetoscopeError(lib.ks_last_error().decode("utf-8", "replace"))
+        return take_string(ptr)
+
+    def __str__(self):
+        return self.table()
