@@ -108,33 +108,10 @@ void Recorder::setCurrentThreadName(std::string name)
 
 std::vector<ThreadRecords> Recorder::drainAll()
 {
-    std::lock_guard drainLock(m_drainMutex);
-    std::vector<ThreadBuffer*> threads;
-    {
-        std::lock_guard lock(m_threadsMutex);
-        threads.reserve(m_threads.size());
-        for (auto& t : m_threads)
-            threads.push_back(t.get());
-    }
     std::vector<ThreadRecords> out;
-    for (ThreadBuffer* t : threads) {
-        ThreadRecords tr;
-        tr.tid = t->tid();
-        {
-            std::lock_guard lock(m_threadsMutex);
-            tr.name = t->name();
-        }
-        t->drain(tr.records);
-        if (!tr.records.empty()) out.push_back(std::move(tr));
-    }
-    // Buffers of exited threads go once everything they wrote has been read.
-    std::lock_guard lock(m_threadsMutex);
-    for (size_t i = 0; i < m_threads.size();) {
-        if (m_threads[i]->ownerExited() && m_threads[i]->drained())
-            m_threads.erase(m_threads.begin() + long(i));
-        else
-            ++i;
-    }
+    drainAll(out);
+    out.erase(std::remove_if(out.begin(), out.end(), [](const ThreadRecords& e) { return e.records.empty(); }),
+              out.end());
     return out;
 }
 
