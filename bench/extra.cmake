@@ -41,3 +41,20 @@ if(TARGET bench_live)
     target_compile_definitions(bench_live PRIVATE KS_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
     add_dependencies(bench_live bench_live_target kinetoscope_shared)
 endif()
+
+# bench_record's reference: libtorch's RECORD_FUNCTION under torch's profiler. Optional: without
+# libtorch (or with -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON) bench_record builds and says the reference
+# is missing.
+if(TARGET bench_record)
+    find_package(Torch QUIET)
+    if(Torch_FOUND AND TARGET torch)
+        # Torch's headers stay in their own translation unit (see torchref.h).
+        target_sources(bench_record PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/torchref/torchref.cpp)
+        target_include_directories(bench_record PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+        target_link_libraries(bench_record PRIVATE torch)
+        target_compile_definitions(bench_record PRIVATE KS_HAVE_TORCH)
+        message(STATUS "bench_record: libtorch reference from ${Torch_DIR}")
+    else()
+        message(STATUS "bench_record: libtorch not found, no torch reference")
+    endif()
+endif()
