@@ -1,7 +1,7 @@
 #include "analysis/keyaverages.h"
+#include "analysis/summaryreport.h"
 #include "analysis/summarytable.h"
 #include "cli/commands.h"
-#include "analysis/summaryreport.h"
 #include "io/tracereader.h"
 
 #include <charconv>

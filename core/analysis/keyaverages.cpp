@@ -42,10 +42,10 @@ uint32_t variantOf(uint8_t f)
 // are added in torch's order, but different groups are independent, so tasks split the groups.
 class GroupTask {
 public:
-    GroupTask(const FunctionEventList& list, std::vector<uint32_t>* slots, const std::vector<uint32_t>* stacks)
+    GroupTask(const FunctionEventList& list, std::vector<uint32_t>* slots,
+              const std::vector<uint32_t>* stacks)
         : m_list(list), m_slots(slots), m_stacks(stacks)
-    {
-    }
+    {}
 
     template <typename Accept>
     void run(const std::vector<uint32_t>& lanes, Accept&& accept)
@@ -118,7 +118,10 @@ private:
         bool operator==(const Key&) const = default;
     };
     struct KeyHash {
-        size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.nameShape ^ (uint64_t(k.stack) << 40)); }
+        size_t operator()(const Key& k) const
+        {
+            return std::hash<uint64_t>()(k.nameShape ^ (uint64_t(k.stack) << 40));
+        }
     };
 
     const FunctionEventList& m_list;
@@ -216,8 +219,8 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
         if (!deviceLanes.empty()) jobs.push_back(Job{&deviceLanes, p});
     }
     jobs.push_back(Job{&memoryLanes, UINT32_MAX});
-    std::vector<GroupTask> tasks(jobs.size(), GroupTask(l, slots.empty() ? nullptr : &slots,
-                                                        byStack ? &stacks->key : nullptr));
+    std::vector<GroupTask> tasks(
+        jobs.size(), GroupTask(l, slots.empty() ? nullptr : &slots, byStack ? &stacks->key : nullptr));
     parallelFor(jobs.size(), threads, [&](size_t i) {
         const Job& job = jobs[i];
         if (job.part == UINT32_MAX || parts == 1) {

@@ -45,7 +45,8 @@ KS_API int64_t ks_profiler_step_num(const ks_profiler* p);
 /* Called from step()/stop() on the calling thread when a window is ready (on_trace_ready). */
 KS_API void ks_profiler_set_trace_ready(ks_profiler* p, ks_trace_ready_fn fn, void* user);
 /* Makes on_trace_ready write <dir>/<worker>.<time_ns>.pt.trace.json[.gz] (worker NULL: host_pid). */
-KS_API int ks_profiler_set_tensorboard_handler(ks_profiler* p, const char* dir, const char* worker, int use_gzip);
+KS_API int ks_profiler_set_tensorboard_handler(ks_profiler* p, const char* dir, const char* worker,
+                                               int use_gzip);
 KS_API int ks_profiler_add_metadata(ks_profiler* p, const char* key, const char* value);
 KS_API int ks_profiler_add_metadata_json(ks_profiler* p, const char* key, const char* json);
 /* Status lines for requested activities that are not recorded, '\n'-separated; free the result. */

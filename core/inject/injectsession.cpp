@@ -48,7 +48,8 @@ void InjectSession::start()
     Recorder::instance().setActive(true);
     std::atexit(&InjectSession::atExit);
     pthread_atfork(nullptr, nullptr, &InjectSession::afterForkInChild);
-    if (const char* endpoint = std::getenv("KINETOSCOPE_ENDPOINT"); endpoint && *endpoint) startLive(endpoint);
+    if (const char* endpoint = std::getenv("KINETOSCOPE_ENDPOINT"); endpoint && *endpoint)
+        startLive(endpoint);
 }
 
 // Called with m_mutex held, from start().

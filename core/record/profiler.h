@@ -90,7 +90,8 @@ public:
     SummaryReport keyAverages(bool groupByInputShape = false, int groupByStackN = 0) const;
     // key_averages(...).table(...): the caller's sort, row limit, header, time unit and widths;
     // the column flags come from the profile. Throws std::runtime_error where torch raises.
-    std::string table(const TableOptions& options, bool groupByInputShape = false, int groupByStackN = 0) const;
+    std::string table(const TableOptions& options, bool groupByInputShape = false,
+                      int groupByStackN = 0) const;
     // export_stacks(path, metric); false with the reason in error (torch's message for a bad metric).
     bool exportStacks(const std::string& path, std::string_view metric = "self_cpu_time_total",
                       std::string* error = nullptr) const;

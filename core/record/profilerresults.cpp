@@ -109,7 +109,8 @@ bool Profiler::exportStacks(const std::string& path, std::string_view metric, st
     return ks::exportStacks(*m_trace, path, metric, error);
 }
 
-bool Profiler::exportMemoryTimeline(const std::string& path, std::string_view device, std::string* error) const
+bool Profiler::exportMemoryTimeline(const std::string& path, std::string_view device,
+                                    std::string* error) const
 {
     auto fail = [error](std::string why) {
         if (error) *error = std::move(why);

@@ -110,8 +110,9 @@ std::vector<ThreadRecords> Recorder::drainAll()
 {
     std::vector<ThreadRecords> out;
     drainAll(out);
-    out.erase(std::remove_if(out.begin(), out.end(), [](const ThreadRecords& e) { return e.records.empty(); }),
-              out.end());
+    out.erase(
+        std::remove_if(out.begin(), out.end(), [](const ThreadRecords& e) { return e.records.empty(); }),
+        out.end());
     return out;
 }
 

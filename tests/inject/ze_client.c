@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        ze_result_t r_ = (call);                                                                   \
-        if (r_ != ZE_RESULT_SUCCESS) {                                                             \
-            fprintf(stderr, "%s failed: 0x%x\n", #call, (unsigned)r_);                             \
-            return 1;                                                                              \
-        }                                                                                          \
+#define CHECK(call)                                                                                          \
+    do {                                                                                                     \
+        ze_result_t r_ = (call);                                                                             \
+        if (r_ != ZE_RESULT_SUCCESS) {                                                                       \
+            fprintf(stderr, "%s failed: 0x%x\n", #call, (unsigned)r_);                                       \
+            return 1;                                                                                        \
+        }                                                                                                    \
     } while (0)
 
 int main(int argc, char** argv)

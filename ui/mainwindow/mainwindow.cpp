@@ -1,17 +1,17 @@
 #include "mainwindow/mainwindow.h"
 
 #include "analysis/search.h"
+#include "analysis/summaryreport.h"
 #include "document/documentloader.h"
 #include "document/tracedocument.h"
 #include "io/logdir.h"
 #include "live/livecontroller.h"
 #include "mainwindow/logdirpicker.h"
 #include "mainwindow/recentfiles.h"
+#include "memory/memoryview.h"
 #include "panels/banner.h"
 #include "panels/detailspanel.h"
 #include "panels/infopanel.h"
-#include "analysis/summaryreport.h"
-#include "memory/memoryview.h"
 #include "panels/kernelpanel.h"
 #include "panels/operatorpanel.h"
 #include "panels/rangepanel.h"
@@ -147,8 +147,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             [this](qint64 t0, qint64 t1, std::vector<TrackId>) { m_memory->setSelection(t0, t1); });
     connect(m_timeline, &TimelineView::rangeCleared, m_memory, &MemoryView::clearSelection);
     connect(m_memory, &MemoryView::opSelected, this, [this](SliceRef r) {
-        if (r.valid())
-            m_timeline->selectSlice(r, true);
+        if (r.valid()) m_timeline->selectSlice(r, true);
     });
     connect(m_memory, &MemoryView::opsSelected, this, [this](const QList<SliceRef>& ops) {
         for (const SliceRef& r : ops) {

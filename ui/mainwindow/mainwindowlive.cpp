@@ -6,10 +6,10 @@
 #include "live/livecontroller.h"
 #include "live/livesessionpanel.h"
 #include "mainwindow/mainwindow.h"
+#include "memory/memoryview.h"
 #include "panels/detailspanel.h"
 #include "panels/infopanel.h"
 #include "panels/kernelpanel.h"
-#include "memory/memoryview.h"
 #include "panels/operatorpanel.h"
 #include "panels/rangepanel.h"
 #include "timeline/timelineview.h"
@@ -96,9 +96,9 @@ void MainWindow::updateLiveStatus()
     if (!m_doc) return;
     const Trace& t = *m_doc->trace;
     const TimeNs span = t.sliceCount() > 0 ? t.endTime() - t.startTime() : 0;
-    m_statusSummary->setText(QStringLiteral("%1 slices · %2 steps · %3")
-                                 .arg(formatCount(t.sliceCount()), formatCount(t.steps().size()),
-                                      formatDuration(span)));
+    m_statusSummary->setText(
+        QStringLiteral("%1 slices · %2 steps · %3")
+            .arg(formatCount(t.sliceCount()), formatCount(t.steps().size()), formatDuration(span)));
 }
 
 void MainWindow::documentUpdated(bool final)
