@@ -3,6 +3,9 @@
 //   off        recording off (one load and a branch per call)
 //   on         recording, no listener (the listener check is one more predictable branch)
 //   listener   recording with a listener that does nothing (id allocation + per-thread id stack)
+//   stack off  recording off while with_stack is set (must equal "off")
+//   stack +N   with_stack: the native stack unwound at every begin, from N frames above main (the
+//              unwinder's cost grows with the depth; 32 frames are kept at most)
 // Run on an idle machine; numbers vary with the CPU.
 
 #include "record/api.h"
@@ -46,6 +49,17 @@ double measure(uint32_t name, int pairs)
     return best;
 }
 
+// Runs measure() under `extra` more frames of its own, so the stack captured is that deep.
+[[gnu::noipa]] double measureDeeper(int extra, uint32_t name, int pairs)
+{
+    if (extra > 0) {
+        const double r = measureDeeper(extra - 1, name, pairs);
+        asm volatile(""); // not a tail call: each level stays a frame
+        return r;
+    }
+    return measure(name, pairs);
+}
+
 } // namespace
 
 int main()
@@ -61,6 +75,14 @@ int main()
     addRangeListener(&listener);
     std::printf("listener  %6.2f ns per range\n", measure(name, pairs));
     removeRangeListener(&listener);
+    rec.setActive(false);
+    setStackCapture(true, true);
+    warmStackCapture();
+    std::printf("stack off %6.2f ns per range\n", measure(name, pairs));
+    rec.setActive(true);
+    for (int extra : {0, 10, 30})
+        std::printf("stack +%-2d %6.2f ns per range\n", extra, measureDeeper(extra, name, pairs / 10));
+    setStackCapture(false, false);
     rec.setActive(false);
     rec.discardAll();
     return 0;

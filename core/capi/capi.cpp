@@ -93,6 +93,8 @@ ProfilerOptions parseOptions(const char* text)
             o.profileMemory = it.value().get<bool>();
         } else if (k == "with_stack") {
             o.withStack = it.value().get<bool>();
+        } else if (k == "native_stack") {
+            o.nativeStacks = it.value().get<bool>();
         } else if (k == "with_flops") {
             o.withFlops = it.value().get<bool>();
         } else {
@@ -293,6 +295,26 @@ void ks_range_push_args(uint32_t name, const char* args_json)
         }
     }
     rangeBegin(name, payload);
+}
+void ks_range_push_stack(uint32_t name, const char* call_stack, const char* args_json)
+{
+    if (!recording()) return;
+    uint64_t payload = 0;
+    uint32_t stack = 0;
+    try {
+        if (args_json && *args_json) payload = Recorder::instance().addPayload(args_json);
+        // Interned: the same call site gives the same text, which is then stored once.
+        if (call_stack && *call_stack) stack = internName(call_stack);
+    } catch (...) {
+    }
+    if (stack != 0)
+        rangeBeginWithStack(name, stack, payload);
+    else
+        rangeBegin(name, payload);
+}
+int ks_recording_stacks(void)
+{
+    return recording() && stacksWanted() ? 1 : 0;
 }
 void ks_range_pop(void)
 {

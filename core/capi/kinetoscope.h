@@ -34,8 +34,16 @@ KS_API void ks_string_free(char* s);
 /* options: JSON object, every key optional:
  *   {"activities": ["cpu", "cuda", "xpu"],
  *    "schedule": {"wait": 1, "warmup": 1, "active": 2, "repeat": 1, "skip_first": 0, "skip_first_wait": 0},
- *    "record_shapes": false, "profile_memory": false, "with_stack": false, "with_flops": false}
- * NULL or "" means torch's defaults (CPU, no schedule). Returns NULL on a bad option. */
+ *    "record_shapes": false, "profile_memory": false, "with_stack": false, "native_stack": true,
+ *    "with_flops": false}
+ * NULL or "" means torch's defaults (CPU, no schedule). Returns NULL on a bad option.
+ * with_stack: every range gets the call stack it was opened from as its "Call stack" arg (frames
+ * innermost first, joined by ';', as Kineto writes it). By default that is the native stack of the
+ * calling thread, captured at the range's begin (return addresses only, up to 32 frames, no locks)
+ * and symbolized when the window is built: "function (libname.so+0x1a2b)", or "libname.so+0x1a2b"
+ * for functions the module does not export (link programs with -rdynamic to name theirs).
+ * native_stack: false records only the stacks callers pass to ks_range_push_stack (the Python
+ * module does this with the Python stack). */
 KS_API ks_profiler* ks_profiler_create(const char* options_json);
 KS_API void ks_profiler_destroy(ks_profiler* p);
 KS_API int ks_profiler_start(ks_profiler* p);
@@ -71,6 +79,14 @@ KS_API void ks_range_push(uint32_t name);
 KS_API void ks_range_push_name(const char* name);
 /* args_json: a JSON object whose members become the range's args, e.g. {"Input Dims": [[2, 3]]}. */
 KS_API void ks_range_push_args(uint32_t name, const char* args_json);
+/* A range whose call stack the caller knows (an interpreter's own stack): call_stack holds frames
+ * innermost first, joined by ';', e.g. "train.py(12): step;train.py(40): main". It becomes the
+ * slice's "Call stack" arg instead of a native stack, and is recorded even without with_stack
+ * (check ks_recording_stacks() first to build the text only when wanted). Identical texts are
+ * stored once. args_json as for ks_range_push_args, or NULL. */
+KS_API void ks_range_push_stack(uint32_t name, const char* call_stack, const char* args_json);
+/* 1 while a profiler with with_stack is recording. */
+KS_API int ks_recording_stacks(void);
 KS_API void ks_range_pop(void);
 KS_API void ks_mark(uint32_t name);
 KS_API void ks_counter(uint32_t name, double value);

@@ -401,6 +401,19 @@ void StreamSender::cycle(State* s, bool final)
     encodeRecords(s);
 }
 
+namespace {
+
+// Time of record i, or of the nearest one before it with a time: Stack records carry return
+// addresses in their time field.
+uint64_t ticksAt(const std::vector<record::Record>& r, size_t i)
+{
+    while (i > 0 && r[i].type == record::RecordType::Stack)
+        --i;
+    return r[i].ticks;
+}
+
+} // namespace
+
 void StreamSender::encodeRecords(State* s)
 {
     std::vector<record::ThreadRecords>& threads = s->drained;
@@ -420,8 +433,8 @@ void StreamSender::encodeRecords(State* s)
                 dropping = true;
                 GapFrame g;
                 g.tid = t.tid;
-                g.fromNs = record::Clock::toNs(t.records[i].ticks);
-                g.toNs = record::Clock::toNs(t.records.back().ticks);
+                g.fromNs = record::Clock::toNs(ticksAt(t.records, i));
+                g.toNs = record::Clock::toNs(ticksAt(t.records, t.records.size() - 1));
                 g.dropped = t.records.size() - i;
                 s->eventsDropped += g.dropped;
                 encodeGap(s->out, g);
@@ -434,9 +447,13 @@ void StreamSender::encodeRecords(State* s)
             }
             const size_t n = std::min<size_t>(kRecordsPerFrame, t.records.size() - i);
             s->scratch.resize(n);
+            size_t sent = 0;
             for (size_t k = 0; k < n; ++k) {
                 const record::Record& r = t.records[i + k];
-                WireRecord& w = s->scratch[k];
+                // Call stacks (a with_stack profile recording while streaming) are not part of the
+                // live protocol.
+                if (r.type == record::RecordType::Stack) continue;
+                WireRecord& w = s->scratch[sent++];
                 w.timeNs = record::Clock::toNs(r.ticks);
                 w.type = uint8_t(r.type);
                 w.deviceType = r.deviceType;
@@ -450,8 +467,8 @@ void StreamSender::encodeRecords(State* s)
                     encodePayload(s->out, r.a, rec.payload(r.a));
             }
             s->emitStrings();
-            encodeEvents(s->out, t.tid, s->scratch.data(), uint32_t(n));
-            s->eventsSent += n;
+            if (sent > 0) encodeEvents(s->out, t.tid, s->scratch.data(), uint32_t(sent));
+            s->eventsSent += sent;
             i += n;
             // Hand what is encoded to the socket as we go: a big drain must not wait for all of
             // it, and the pending check above then sees what the viewer really took.

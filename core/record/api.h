@@ -6,6 +6,7 @@
 
 #include "record/rangehooks.h"
 #include "record/recorder.h"
+#include "record/stackcapture.h"
 
 namespace ks::record {
 
@@ -43,14 +44,26 @@ inline void write(RecordType type, uint32_t name, uint64_t a, int64_t b, uint8_t
 }
 
 // With range listeners attached (a GPU collector linking kernels to ranges) a range gets an id that
-// is recorded as its correlation ("External id") and handed to the listeners.
+// is recorded as its correlation ("External id") and handed to the listeners. With a with_stack
+// profile recording, the calling thread's stack is recorded with it.
 inline void rangeBegin(uint32_t name, uint64_t payload = 0, int64_t correlation = 0)
 {
     if (recording()) {
-        if (g_rangeHooked.load(std::memory_order_relaxed)) [[unlikely]]
-            correlation = hookedRangeBegin(correlation);
-        write(RecordType::Begin, name, payload, correlation);
+        if (g_beginExtras.load(std::memory_order_relaxed)) [[unlikely]] {
+            extendedRangeBegin(name, payload, correlation);
+            // Keeps the call from becoming a tail call, which would take the frame that opens the
+            // range off the stack being recorded.
+            asm volatile("");
+        } else {
+            write(RecordType::Begin, name, payload, correlation);
+        }
     }
+}
+// A range whose call stack the caller knows (stackText: the interned "Call stack" text, frames
+// innermost first joined by ';'); recorded whether or not with_stack is on.
+inline void rangeBeginWithStack(uint32_t name, uint32_t stackText, uint64_t payload = 0)
+{
+    if (recording()) extendedRangeBegin(name, payload, 0, stackText);
 }
 inline void rangeEnd()
 {
@@ -129,12 +142,16 @@ public:
     Range& operator=(const Range&) = delete;
 
 private:
-    static void rangeBeginRecorded(uint32_t name, uint64_t payload)
+    // Always inlined: with_stack skips frames up to the one that opens the range, which must be
+    // the user's.
+    [[gnu::always_inline]] static void rangeBeginRecorded(uint32_t name, uint64_t payload)
     {
-        int64_t correlation = 0;
-        if (g_rangeHooked.load(std::memory_order_relaxed)) [[unlikely]]
-            correlation = hookedRangeBegin(0);
-        write(RecordType::Begin, name, payload, correlation);
+        if (g_beginExtras.load(std::memory_order_relaxed)) [[unlikely]] {
+            extendedRangeBegin(name, payload, 0);
+            asm volatile("");
+        } else {
+            write(RecordType::Begin, name, payload, 0);
+        }
     }
 
     bool m_on;

@@ -68,6 +68,7 @@ Profiler::~Profiler()
         } catch (...) {
             // A destructor must not throw; the window is lost, recording is off.
             Recorder::instance().setActive(false);
+            setStackCapture(false, false);
             g_active.store(nullptr);
         }
     }
@@ -145,6 +146,11 @@ void Profiler::startTrace()
     rec.discardAll();
     for (auto& c : m_activeCollectors)
         c->start();
+    if (m_options.withStack) {
+        // The unwinder's first use loads and sets things up: not on a recorded range.
+        if (m_options.nativeStacks) warmStackCapture();
+        setStackCapture(true, m_options.nativeStacks);
+    }
     m_windowStart = Clock::ticks();
     rec.setActive(true);
     m_recording = true;
@@ -154,6 +160,7 @@ void Profiler::stopTrace()
 {
     Recorder& rec = Recorder::instance();
     rec.setActive(false);
+    setStackCapture(false, false);
     m_recording = false;
     WindowOptions w;
     w.startTicks = m_windowStart;

@@ -40,7 +40,11 @@ struct ProfilerOptions {
     std::function<void(Profiler&)> onTraceReady;
     bool recordShapes = false;
     bool profileMemory = false;
+    // Each range records the call stack it was opened from, as the "Call stack" arg of its slice
+    // (record/stackcapture.h): the native stack, unless nativeStacks is off or the caller gives
+    // its own (the Python module passes the Python stack and turns nativeStacks off).
     bool withStack = false;
+    bool nativeStacks = true;
     bool withFlops = false;
     // Device activity sources (CUPTI, Level Zero); activities CUDA/XPU use the ones given here,
     // else the build's own (core/collect) unless builtinCollectors is false.

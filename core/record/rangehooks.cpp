@@ -53,6 +53,7 @@ bool addRangeListener(RangeListener* listener)
         if (!slot.load()) {
             slot.store(listener, std::memory_order_release);
             g_rangeHooked.store(true, std::memory_order_release);
+            g_beginExtras.fetch_or(kBeginHooked, std::memory_order_release);
             return true;
         }
     }
@@ -68,6 +69,7 @@ void removeRangeListener(RangeListener* listener)
         any |= slot.load() != nullptr;
     }
     g_rangeHooked.store(any, std::memory_order_release);
+    if (!any) g_beginExtras.fetch_and(uint8_t(~kBeginHooked), std::memory_order_release);
 }
 
 } // namespace ks::record

@@ -16,8 +16,9 @@ public:
     virtual void rangeEnded(int64_t externalId) = 0;
 };
 
-// Read by the hot path inside its "recording" branch only, so recording that is off still costs
-// one load and one branch, and recording without listeners one more predictable branch.
+// Read by range ends inside their "recording" branch only, so recording that is off still costs
+// one load and one branch, and recording without listeners one more predictable branch. Range
+// begins read g_beginExtras (record/stackcapture.h) instead, which also covers with_stack.
 extern std::atomic<bool> g_rangeHooked;
 
 // A range begins while listeners are attached: returns the id recorded with the range (the given

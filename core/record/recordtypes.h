@@ -12,6 +12,9 @@ enum class RecordType : uint8_t {
     Alloc,     // a = address, b = bytes (> 0), deviceType/deviceIndex
     Free,      // a = address, b = bytes when known (else 0), deviceType/deviceIndex
     Complete,  // a finished range given afterwards (e.g. GPU work): name, a = end ticks, b = correlation
+    Stack,     // call stack of the Begin just before it (record/stackcapture.h): deviceType 0 = native
+               // return addresses in ticks, a, b (deviceIndex of them used; a deep stack takes several
+               // records), deviceType 1 = name is an interned "Call stack" text
 };
 
 // One recorded event: 32 bytes, written by exactly one thread into its own buffer. Times are raw

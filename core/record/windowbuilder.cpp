@@ -4,8 +4,10 @@
 #include "io/tracebuilder.h"
 #include "io/tracereader.h"
 #include "record/clock.h"
+#include "record/stacksymbols.h"
 #include "util/jsonwrite.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <unordered_map>
@@ -19,6 +21,11 @@ struct Open {
     uint32_t name;
     uint64_t payload;
     int64_t correlation;
+    // Its call stack: native frames at [framesBegin, +frameCount) of the thread's frame list, or
+    // an interned text.
+    uint32_t framesBegin = 0;
+    uint32_t frameCount = 0;
+    uint32_t stackText = 0;
 };
 
 class Converter {
@@ -40,11 +47,24 @@ public:
     void addThread(const ThreadRecords& tr, uint64_t pid)
     {
         std::vector<Open> stack;
+        m_frames.clear();
+        // Stack records belong to the Begin right before them; one cut off from it (a drain
+        // between the two) is dropped.
+        bool afterBegin = false;
         for (const Record& r : tr.records) {
             const uint64_t ns = r.ticks;
+            const bool continuesBegin = afterBegin;
+            afterBegin = false;
             switch (r.type) {
             case RecordType::Begin:
                 stack.push_back(Open{ns, r.name, r.a, r.b});
+                afterBegin = true;
+                break;
+            case RecordType::Stack:
+                if (continuesBegin && !stack.empty()) {
+                    addStack(stack.back(), r);
+                    afterBegin = true;
+                }
                 break;
             case RecordType::End:
                 // An end without a begin belongs to a range opened before the window.
@@ -252,22 +272,55 @@ private:
         return e;
     }
 
-    // Payloads are JSON objects; their members become the event's args in order.
-    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId)
+    // Payloads are JSON objects; their members become the event's args in order. The call stack
+    // comes after them, where Kineto puts it (after "Input Dims"/"Input type"), unless the payload
+    // already has one.
+    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId, std::string_view callStack = {})
     {
-        if (payload == 0 && correlation == 0) return {};
+        if (payload == 0 && correlation == 0 && callStack.empty()) return {};
+        // Parsed before this object begins: parsing builds an object of its own in the shard.
+        ArgsRef parsed;
+        if (payload != 0)
+            parsed = m_payloadArgs.count(payload) ? m_payloadArgs[payload] : parsePayload(payload);
         m_shard.begin();
         if (correlation != 0) {
             m_shard.addInt("External id", correlation);
             if (externalId) *externalId = correlation;
         }
         if (payload != 0) {
-            const ArgsRef parsed =
-                m_payloadArgs.count(payload) ? m_payloadArgs[payload] : parsePayload(payload);
-            for (const Arg& a : m_trace.args().decode(parsed))
+            for (const Arg& a : m_trace.args().decode(parsed)) {
                 m_shard.add(a.key, a.value);
+                if (a.key == "Call stack") callStack = {};
+            }
         }
+        if (!callStack.empty()) m_shard.addString("Call stack", callStack);
         return m_shard.finish();
+    }
+
+    void addStack(Open& o, const Record& r)
+    {
+        if (r.deviceType == 1) {
+            o.stackText = r.name;
+            return;
+        }
+        if (o.frameCount == 0) o.framesBegin = uint32_t(m_frames.size());
+        const uint64_t frames[3] = {r.ticks, r.a, uint64_t(r.b)};
+        const int k = std::clamp<int>(r.deviceIndex, 0, 3);
+        m_frames.insert(m_frames.end(), frames, frames + k);
+        o.frameCount += uint32_t(k);
+    }
+
+    // Symbolized here, once per distinct address, since the hot path only kept addresses.
+    std::string callStackOf(const Open& o)
+    {
+        if (o.stackText != 0) {
+            auto it = m_stackTexts.find(o.stackText);
+            if (it == m_stackTexts.end())
+                it = m_stackTexts.emplace(o.stackText, m_recorder.name(o.stackText)).first;
+            return it->second;
+        }
+        if (o.frameCount == 0) return {};
+        return m_symbolizer.callStack(m_frames.data() + o.framesBegin, o.frameCount);
     }
 
     ArgsRef parsePayload(uint64_t payload)
@@ -298,7 +351,7 @@ private:
         e.dur = std::max<int64_t>(0, Clock::toNs(endTicks) - Clock::toNs(o.startTicks));
         e.name = localName(o.name);
         e.cat = m_catUser;
-        e.args = args(o.payload, o.correlation, &e.externalId);
+        e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o));
         push(e);
     }
 
@@ -421,6 +474,9 @@ private:
     uint32_t m_catUser, m_catInstant, m_catMark, m_nameMemory;
     std::unordered_map<uint32_t, uint32_t> m_nameCache;
     std::unordered_map<uint64_t, ArgsRef> m_payloadArgs;
+    std::vector<uint64_t> m_frames; // native frames of the current thread's ranges
+    StackSymbolizer m_symbolizer;
+    std::unordered_map<uint32_t, std::string> m_stackTexts;
     std::map<std::pair<int, int>, int64_t> m_totals;
     std::map<std::pair<std::pair<int, int>, uint64_t>, int64_t> m_live;
     std::map<std::pair<int32_t, int64_t>, DeviceActivity::Backend> m_deviceRows;

@@ -1,6 +1,7 @@
 /* A C program using only kinetoscope.h: records ranges on two threads, marks, counters and
- * allocations under a scheduled profiler, exports each window, and checks error reporting.
- * Usage: c_client OUTDIR   (writes OUTDIR/window*.pt.trace.json) */
+ * allocations under a scheduled profiler, exports each window, and checks error reporting; then
+ * records call stacks with with_stack.
+ * Usage: c_client OUTDIR   (writes OUTDIR/window*.pt.trace.json and OUTDIR/stack.pt.trace.json) */
 #include "kinetoscope.h"
 
 #include <pthread.h>
@@ -32,6 +33,32 @@ static void* worker(void* arg)
         ks_range_pop();
     }
     return NULL;
+}
+
+/* Exported (the program links with -rdynamic) and never inlined: the innermost frame of its range. */
+__attribute__((noipa)) void c_stack_leaf(void)
+{
+    ks_range_push_name("native");
+    ks_range_pop();
+}
+
+static int record_stacks(void)
+{
+    ks_profiler* p = ks_profiler_create("{\"with_stack\": true}");
+    if (!p || ks_recording_stacks())
+        return 1;
+    ks_profiler_start(p);
+    if (!ks_recording_stacks())
+        return 2;
+    c_stack_leaf();
+    ks_range_push_stack(ks_intern("explicit"), "app.lua(3): f;app.lua(9): main", "{\"n\": 1}");
+    ks_range_pop();
+    ks_profiler_stop(p);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/stack.pt.trace.json", g_out);
+    const int rc = ks_profiler_export_chrome_trace(p, path);
+    ks_profiler_destroy(p);
+    return rc == 0 && !ks_recording_stacks() ? 0 : 3;
 }
 
 int main(int argc, char** argv)
@@ -74,5 +101,10 @@ int main(int argc, char** argv)
     ks_profiler_stop(p);
     ks_profiler_destroy(p);
     printf("windows %d\n", g_windows);
-    return g_windows == 2 ? 0 : 7;
+    if (g_windows != 2)
+        return 7;
+    const int stacks = record_stacks();
+    if (stacks != 0)
+        fprintf(stderr, "with_stack: step %d failed: %s\n", stacks, ks_last_error());
+    return stacks == 0 ? 0 : 8;
 }

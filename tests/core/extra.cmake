@@ -4,6 +4,11 @@
 add_executable(ks_c_client ${CMAKE_CURRENT_LIST_DIR}/../capi/c_client.c)
 set_target_properties(ks_c_client PROPERTIES LINKER_LANGUAGE C)
 target_link_libraries(ks_c_client PRIVATE kinetoscope_shared Threads::Threads)
+# Its with_stack check finds its own function names through dladdr.
+set_target_properties(ks_c_client PROPERTIES ENABLE_EXPORTS ON)
+# with_stack names the test's own functions through dladdr, which sees only exported symbols:
+# link it with -rdynamic.
+set_target_properties(tst_stackcapture PROPERTIES ENABLE_EXPORTS ON)
 # The memory export test reads back the gzip files it writes.
 target_link_libraries(tst_memoryexport PRIVATE ZLIB::ZLIB)
 # Reader tests generate synthetic traces with the benchmark generator and gzip them with zlib.

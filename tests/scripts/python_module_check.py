@@ -86,6 +86,51 @@ check(inner["args"] == {"i": 2, "shape": [2, 3]} or inner["args"] == {"i": 3, "s
       f"range args {inner.get('args')}")
 check(len([e for e in ev if e.get("ph") == "C"]) == 2, "two counter samples")
 
+check(not any("Call stack" in e.get("args", {}) for e in ev), "no Call stack without with_stack")
+
+# with_stack: ranges record the Python stack they were entered from, innermost first, with frames
+# named as torch names them; the package's own frames (the decorator's wrapper) are left out.
+lines = {}
+
+
+def stack_leaf():
+    lines["leaf"] = sys._getframe().f_lineno + 1
+    with ks.range("leaf"):
+        time.sleep(0.002)  # self time for export-stacks
+
+
+def stack_caller():
+    lines["caller"] = sys._getframe().f_lineno + 1
+    stack_leaf()
+
+
+@ks.range("decorated_stack")
+def decorated_stack():
+    pass
+
+
+with ks.profile(with_stack=True) as ps:
+    lines["module"] = sys._getframe().f_lineno + 1
+    stack_caller()
+    lines["decorated"] = sys._getframe().f_lineno + 1
+    decorated_stack()
+    with ks.range("stack_args", args={"k": 1}):
+        pass
+stack_trace = os.environ.get("KS_PY_STACK_TRACE") or os.path.join(tmp, "stack.pt.trace.json")
+ps.export_chrome_trace(stack_trace)
+ev = events_of(stack_trace)
+by_name = {e["name"]: e for e in ev if e.get("ph") == "X"}
+frames = by_name["leaf"]["args"].get("Call stack", "").split(";")
+check(frames[:3] == [f"{__file__}({lines['leaf']}): stack_leaf", f"{__file__}({lines['caller']}): stack_caller",
+                     f"{__file__}({lines['module']}): <module>"], f"leaf stack {frames}")
+frames = by_name["decorated_stack"]["args"].get("Call stack", "").split(";")
+check(frames == [f"{__file__}({lines['decorated']}): <module>"], f"decorated stack {frames}")
+args = by_name["stack_args"]["args"]
+check(list(args) == ["k", "Call stack"] and args["k"] == 1, f"args with a stack {args}")
+check(not any("kinetoscope" in f for f in args["Call stack"].split(";")), "package frames left out")
+check(json.load(open(stack_trace)).get("with_stack") == 1, "with_stack in the trace metadata")
+check(not ks.ranges._with_stack, "ranges stop building stacks after the profile")
+
 # tensorboard_trace_handler names files like torch.
 logdir = os.path.join(tmp, "tb", "run")
 with ks.profile(schedule=ks.schedule(wait=0, warmup=1, active=1, repeat=2),

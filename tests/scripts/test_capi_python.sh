@@ -32,6 +32,23 @@ assert any(e.get("name") == "thread_name" and "(c-worker)" in e["args"]["name"] 
 PY
 done
 
-PYTHONPATH="$KS_SOURCE_DIR/resources/python" KINETOSCOPE_LIB="$lib" /usr/bin/python3 \
-    "$KS_SOURCE_DIR/tests/scripts/python_module_check.py" || fail "python module"
+# with_stack from C: the native stack names the program's function (the library's own frames are
+# left out); an explicit stack is kept as given, after the range's args.
+/usr/bin/python3 - "$work/stack.pt.trace.json" <<'PY' || fail "C with_stack trace"
+import json, sys
+ev = {e["name"]: e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "X"}
+frames = ev["native"]["args"]["Call stack"].split(";")
+assert frames[0].startswith("c_stack_leaf (ks_c_client+0x"), frames
+assert "ks_c_client+0x" in frames[1], frames  # record_stacks (static) or main it was inlined into
+assert not any("kinetoscope" in f for f in frames), frames
+assert ev["explicit"]["args"] == {"n": 1, "Call stack": "app.lua(3): f;app.lua(9): main"}, ev["explicit"]["args"]
+PY
+
+PYTHONPATH="$KS_SOURCE_DIR/resources/python" KINETOSCOPE_LIB="$lib" KS_PY_STACK_TRACE="$work/pystack.json" \
+    /usr/bin/python3 "$KS_SOURCE_DIR/tests/scripts/python_module_check.py" || fail "python module"
+
+# export-stacks on the with_stack trace the Python check wrote: its frames, outermost first.
+"$KS_BIN" export-stacks "$work/pystack.json" "$work/pystack.txt" || fail "export-stacks on the Python trace"
+grep -q "python_module_check.py([0-9]*):_stack_caller;[^ ]*python_module_check.py([0-9]*):_stack_leaf [0-9]" \
+    "$work/pystack.txt" || fail "export-stacks lines: $(cat "$work/pystack.txt")"
 echo "C ABI and Python module OK"

@@ -54,6 +54,8 @@ _sigs = {
     "ks_intern": (_c.c_uint32, [_c.c_char_p]),
     "ks_range_push": (None, [_c.c_uint32]),
     "ks_range_push_args": (None, [_c.c_uint32, _c.c_char_p]),
+    "ks_range_push_stack": (None, [_c.c_uint32, _c.c_char_p, _c.c_char_p]),
+    "ks_recording_stacks": (_c.c_int, []),
     "ks_range_pop": (None, []),
     "ks_mark": (None, [_c.c_uint32]),
     "ks_counter": (None, [_c.c_uint32, _c.c_double]),

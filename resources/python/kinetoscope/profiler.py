@@ -3,6 +3,7 @@ import enum
 import json
 
 from . import _lib
+from . import ranges as _ranges
 from ._lib import check, lib, take_string
 
 
@@ -60,8 +61,12 @@ class profile:  # noqa: N801
             "record_shapes": bool(record_shapes),
             "profile_memory": bool(profile_memory),
             "with_stack": bool(with_stack),
+            # Ranges pass the Python stack (ranges.python_stack); the interpreter's native frames
+            # would say nothing.
+            "native_stack": False,
             "with_flops": bool(with_flops),
         }
+        self._with_stack = bool(with_stack)
         if schedule is not None:
             if not isinstance(schedule, globals()["schedule"]):
                 raise TypeError("schedule must be kinetoscope.schedule(...)")
@@ -89,8 +94,13 @@ class profile:  # noqa: N801
 
     def start(self):
         check(lib.ks_profiler_start(self._p))
+        self._running = True
+        _ranges._set_with_stack(self._with_stack)
 
     def stop(self):
+        if getattr(self, "_running", False):
+            self._running = False
+            _ranges._set_with_stack(False)
         check(lib.ks_profiler_stop(self._p))
 
     def step(self):
