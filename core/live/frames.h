@@ -127,6 +127,9 @@ bool decodeGap(std::string_view p, GapFrame& f, std::string& error);
 
 // ---------------------------------------------------------------------------------------------
 
+inline constexpr const char* kMemoryAddressArg = "Addr";
+inline constexpr const char* kMemoryBytesArg = "Bytes";
+
 template <typename Intern>
 void encodeDevice(std::string& out, const std::vector<record::DeviceActivity>& acts, Intern&& intern)
 {
@@ -135,7 +138,7 @@ void encodeDevice(std::string& out, const std::vector<record::DeviceActivity>& a
     b.u32(uint32_t(acts.size()));
     for (const record::DeviceActivity& a : acts) {
         b.u8(uint8_t(a.kind));
-        b.u8(a.flowStart ? 1 : 0);
+        b.u8(uint8_t((a.flowStart ? 1 : 0) | (a.backend == record::DeviceActivity::Backend::Xpu ? 2 : 0)));
         b.i64(a.startNs);
         b.i64(a.endNs);
         b.i32(a.device);
@@ -145,8 +148,20 @@ void encodeDevice(std::string& out, const std::vector<record::DeviceActivity>& a
         b.u32(a.category.empty() ? 0 : intern(a.category));
         b.i64(a.correlation);
         b.i64(a.externalId);
-        b.u16(uint16_t(std::min<size_t>(a.args.size(), UINT16_MAX)));
-        for (size_t i = 0; i < a.args.size() && i < UINT16_MAX; ++i) {
+        // A device allocation carries its address and signed size as two leading Int args.
+        const bool memory = a.kind == record::DeviceActivity::Kind::Memory;
+        const size_t extra = memory ? 2 : 0;
+        const size_t nargs = std::min<size_t>(a.args.size(), UINT16_MAX - extra);
+        b.u16(uint16_t(nargs + extra));
+        if (memory) {
+            b.u32(intern(kMemoryAddressArg));
+            b.u8(uint8_t(record::DeviceArg::Type::Int));
+            b.i64(int64_t(a.address));
+            b.u32(intern(kMemoryBytesArg));
+            b.u8(uint8_t(record::DeviceArg::Type::Int));
+            b.i64(a.bytes);
+        }
+        for (size_t i = 0; i < nargs; ++i) {
             const record::DeviceArg& d = a.args[i];
             b.u32(intern(d.key));
             b.u8(uint8_t(d.type));
@@ -188,7 +203,9 @@ bool decodeDevice(std::string_view p, std::vector<record::DeviceActivity>& out, 
     for (uint32_t i = 0; i < n; ++i) {
         record::DeviceActivity a;
         const uint8_t kind = r.u8();
-        a.flowStart = r.u8() != 0;
+        const uint8_t flags = r.u8();
+        a.flowStart = flags & 1;
+        a.backend = (flags & 2) ? record::DeviceActivity::Backend::Xpu : record::DeviceActivity::Backend::Cuda;
         a.startNs = r.i64();
         a.endNs = r.i64();
         a.device = r.i32();
@@ -199,7 +216,7 @@ bool decodeDevice(std::string_view p, std::vector<record::DeviceActivity>& out, 
         a.correlation = r.i64();
         a.externalId = r.i64();
         const uint16_t nargs = r.u16();
-        if (r.failed() || kind > uint8_t(record::DeviceActivity::Kind::Mark)) {
+        if (r.failed() || kind > uint8_t(record::DeviceActivity::Kind::Memory)) {
             error = "device frame: bad activity";
             return false;
         }
@@ -224,6 +241,14 @@ bool decodeDevice(std::string_view p, std::vector<record::DeviceActivity>& out, 
             } else if (!text(r.u32(), d.text)) {
                 error = "device frame: undefined string id";
                 return false;
+            }
+            if (a.kind == record::DeviceActivity::Kind::Memory && d.type == record::DeviceArg::Type::Int &&
+                k < 2 && (d.key == kMemoryAddressArg || d.key == kMemoryBytesArg)) {
+                if (d.key == kMemoryAddressArg)
+                    a.address = uint64_t(d.i);
+                else
+                    a.bytes = d.i;
+                continue;
             }
             a.args.push_back(std::move(d));
         }

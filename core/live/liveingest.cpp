@@ -412,6 +412,8 @@ bool LiveIngest::applyEvents(Conn& c, std::string_view payload, std::string& err
             seen(end);
             break;
         }
+        case RecordType::Stack: // never on the wire: the sender keeps stacks to windows
+            break;
         }
     }
     m_counters.events += n;
@@ -538,6 +540,21 @@ bool LiveIngest::applyDevice(Conn& c, std::string_view payload, std::string& err
             ++m_counters.overBudget;
             continue;
         }
+        if (a.kind == K::Memory) {
+            // Device allocations (CUPTI MEMORY2) join the allocator records of the thread that
+            // made them, as windows write them.
+            WireRecord r{};
+            r.timeNs = a.startNs;
+            r.type = uint8_t(a.bytes > 0 ? RecordType::Alloc : RecordType::Free);
+            r.deviceType = a.backend == record::DeviceActivity::Backend::Xpu ? 20 : 1;
+            r.deviceIndex = int16_t(a.device);
+            r.a = a.address;
+            r.b = a.bytes > 0 ? a.bytes : -a.bytes;
+            const TimeNs t = toTrace(a.startNs);
+            memory(c, thread(c, a.hostTid), r, t);
+            seen(t);
+            continue;
+        }
         const bool onDevice =
             a.kind == K::Kernel || a.kind == K::Memcpy || a.kind == K::Memset || a.kind == K::Sync;
         const char* defaultCat = "kernel";
@@ -568,6 +585,8 @@ bool LiveIngest::applyDevice(Conn& c, std::string_view payload, std::string& err
             break;
         case K::Mark:
             defaultCat = "user_mark";
+            break;
+        case K::Memory: // handled above
             break;
         }
         const StringId cat = m_trace.internCategory(a.category.empty() ? std::string_view(defaultCat)

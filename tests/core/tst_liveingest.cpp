@@ -198,6 +198,47 @@ private slots:
         QVERIFY(gpu.kind == ProcessKind::Gpu);
     }
 
+    // CUPTI MEMORY2 / Level Zero allocations reach the model as allocator records of their thread.
+    void deviceAllocationsBecomeMemoryEvents()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(1);
+        feed(in, c, hello());
+        auto alloc = [](int64_t at, int64_t bytes, record::DeviceActivity::Backend backend) {
+            record::DeviceActivity a;
+            a.kind = record::DeviceActivity::Kind::Memory;
+            a.backend = backend;
+            a.startNs = a.endNs = at;
+            a.device = 1;
+            a.hostTid = 42;
+            a.address = 0x7f0000001000;
+            a.bytes = bytes;
+            a.name = "[memory]";
+            return a;
+        };
+        auto intern = [](const std::string& s) -> uint32_t {
+            return s == "[memory]" ? 4u : s == "Addr" ? 5u : s == "Bytes" ? 6u : 0u;
+        };
+        std::string b;
+        encodeStrings(b, {{4, "[memory]"}, {5, "Addr"}, {6, "Bytes"}});
+        encodeDevice(b, {alloc(100, 4096, record::DeviceActivity::Backend::Cuda),
+                         alloc(200, -4096, record::DeviceActivity::Backend::Cuda),
+                         alloc(300, 512, record::DeviceActivity::Backend::Xpu)},
+                     intern);
+        QCOMPARE(feed(in, c, b), std::string());
+        const auto& m = t.memoryEvents();
+        QCOMPARE(m.size(), size_t(3));
+        QCOMPARE(int(m[0].deviceType), 1);
+        QCOMPARE(int(m[0].deviceId), 1);
+        QCOMPARE(m[0].addr, uint64_t(0x7f0000001000));
+        QCOMPARE(m[0].bytes, int64_t(4096));
+        QCOMPARE(m[1].bytes, int64_t(-4096));
+        QCOMPARE(m[1].totalAllocated, int64_t(0));
+        QCOMPARE(int(m[2].deviceType), 20);
+        QCOMPARE(m[2].totalAllocated, int64_t(512));
+    }
+
     void theBudgetDropsAndCounts()
     {
         Trace t;
