@@ -46,6 +46,30 @@ gzip -dc "$root/usr/share/man/man1/kinetoscope.1.gz" | grep -q "^.SH NAME" || fa
 sample="$root/usr/share/kinetoscope/samples/sample.pt.trace.json.gz"
 "$bin" info "$sample" | grep -q "^events: 18221 " || fail "installed binary could not read the sample"
 
+# Recording pieces in their installed places, found by the installed binary (not the build tree):
+# an unmodified torch script recorded with `kinetoscope record` yields its steps.
+for lib in libkinetoscope.so.1 libkinetoscope_inject.so; do
+    [ -n "$(find "$root/usr/lib" -name "$lib")" ] || fail "package lacks $lib"
+done
+for f in usr/share/kinetoscope/python/bootstrap/sitecustomize.py usr/share/kinetoscope/python/kinetoscope/__init__.py; do
+    [ -e "$root/$f" ] || fail "package lacks /$f"
+done
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+    (cd "$work" && env -u KINETOSCOPE_LIB "$bin" record --quiet -o "$work/rec.json" -- \
+        /usr/bin/python3 "$KS_SOURCE_DIR/tests/data/live/train_mlp.py" 4 >"$work/rec.log" 2>&1) ||
+        { cat "$work/rec.log"; fail "installed record"; }
+    /usr/bin/python3 -c "
+import json, sys
+ev = json.load(open(sys.argv[1]))['traceEvents']
+steps = [e['name'] for e in ev if e.get('ph') == 'X' and e['name'].startswith('ProfilerStep#')]
+assert len(steps) == 4, steps
+" "$work/rec.json" || fail "installed record: wrong steps"
+    grep -q "libkinetoscope.so.1 was not found\|bootstrap (sitecustomize.py) was not found" "$work/rec.log" &&
+        fail "installed record used no installed library or bootstrap"
+else
+    echo "python3-torch missing: installed record not tried"
+fi
+
 desktop-file-validate "$root/usr/share/applications/io.github.kinetoscope.Kinetoscope.desktop" || fail "desktop entry"
 appstreamcli validate --no-net "$root/usr/share/metainfo/io.github.kinetoscope.Kinetoscope.metainfo.xml" || fail "metainfo"
 xmllint --noout "$root/usr/share/mime/packages/kinetoscope.xml" 2>/dev/null || python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$root/usr/share/mime/packages/kinetoscope.xml" || fail "MIME XML"
