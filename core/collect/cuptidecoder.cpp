@@ -344,13 +344,14 @@ CuptiDecoder::Decoded CuptiDecoder::kernel(const uint8_t* r)
     return d;
 }
 
-CuptiDecoder::Decoded CuptiDecoder::memcpy(const uint8_t* r)
+template <typename RecordLayout>
+CuptiDecoder::Decoded CuptiDecoder::transfer(const uint8_t* r, const RecordLayout& L,
+                                             DeviceActivity::Kind kind, std::string name)
 {
-    const auto& L = m_layout->memcpy;
     Decoded d;
     d.type = Decoded::Type::Activity;
     DeviceActivity& a = d.activity;
-    a.kind = DeviceActivity::Kind::Memcpy;
+    a.kind = kind;
     a.startNs = int64_t(field<uint64_t>(r, L.start));
     a.endNs = int64_t(field<uint64_t>(r, L.end));
     const uint32_t device = field<uint32_t>(r, L.device);
@@ -360,9 +361,7 @@ CuptiDecoder::Decoded CuptiDecoder::memcpy(const uint8_t* r)
     a.stream = field<uint32_t>(r, L.stream);
     a.correlation = field<uint32_t>(r, L.correlation);
     const uint64_t bytes = field<uint64_t>(r, L.bytes);
-    a.name = std::string("Memcpy ") + copyKindName(field<uint8_t>(r, L.copyKind)) + " (" +
-             memoryKindName(field<uint8_t>(r, L.srcKind)) + " -> " +
-             memoryKindName(field<uint8_t>(r, L.dstKind)) + ")";
+    a.name = std::move(name);
     a.ownArgs = true;
     a.args.push_back(DeviceArg::integer("device", device));
     a.args.push_back(DeviceArg::integer("context", context));
@@ -374,32 +373,20 @@ CuptiDecoder::Decoded CuptiDecoder::memcpy(const uint8_t* r)
     return d;
 }
 
+CuptiDecoder::Decoded CuptiDecoder::memcpy(const uint8_t* r)
+{
+    const auto& L = m_layout->memcpy;
+    return transfer(r, L, DeviceActivity::Kind::Memcpy,
+                    std::string("Memcpy ") + copyKindName(field<uint8_t>(r, L.copyKind)) + " (" +
+                        memoryKindName(field<uint8_t>(r, L.srcKind)) + " -> " +
+                        memoryKindName(field<uint8_t>(r, L.dstKind)) + ")");
+}
+
 CuptiDecoder::Decoded CuptiDecoder::memset(const uint8_t* r)
 {
     const auto& L = m_layout->memset;
-    Decoded d;
-    d.type = Decoded::Type::Activity;
-    DeviceActivity& a = d.activity;
-    a.kind = DeviceActivity::Kind::Memset;
-    a.startNs = int64_t(field<uint64_t>(r, L.start));
-    a.endNs = int64_t(field<uint64_t>(r, L.end));
-    const uint32_t device = field<uint32_t>(r, L.device);
-    const uint32_t context = field<uint32_t>(r, L.context);
-    noteContext(context, device);
-    a.device = int32_t(device);
-    a.stream = field<uint32_t>(r, L.stream);
-    a.correlation = field<uint32_t>(r, L.correlation);
-    const uint64_t bytes = field<uint64_t>(r, L.bytes);
-    a.name = std::string("Memset (") + memoryKindName(field<uint16_t>(r, L.memoryKind)) + ")";
-    a.ownArgs = true;
-    a.args.push_back(DeviceArg::integer("device", device));
-    a.args.push_back(DeviceArg::integer("context", context));
-    a.args.push_back(DeviceArg::integer("stream", a.stream));
-    a.args.push_back(DeviceArg::integer("correlation", a.correlation));
-    a.args.push_back(DeviceArg::integer("bytes", int64_t(bytes)));
-    if (a.endNs > a.startNs)
-        a.args.push_back(DeviceArg::real("memory bandwidth (GB/s)", bandwidth(bytes, a.endNs - a.startNs)));
-    return d;
+    return transfer(r, L, DeviceActivity::Kind::Memset,
+                    std::string("Memset (") + memoryKindName(field<uint16_t>(r, L.memoryKind)) + ")");
 }
 
 CuptiDecoder::Decoded CuptiDecoder::api(const uint8_t* r, bool driver)

@@ -50,6 +50,10 @@ private:
     Decoded kernel(const uint8_t* r);
     Decoded memcpy(const uint8_t* r);
     Decoded memset(const uint8_t* r);
+    // What copies and fills share: times, placement, and Kineto's args with bytes and bandwidth.
+    template <typename RecordLayout>
+    Decoded transfer(const uint8_t* r, const RecordLayout& L, record::DeviceActivity::Kind kind,
+                     std::string name);
     Decoded api(const uint8_t* r, bool driver);
     Decoded external(const uint8_t* r);
     Decoded sync(const uint8_t* r);
