@@ -4,6 +4,7 @@
 #include "panels/kernelfiltermodel.h"
 #include "panels/kerneltablemodel.h"
 #include "util/format.h"
+#include "util/tablewidgets.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -33,12 +34,8 @@ KernelPanel::KernelPanel(QWidget* parent) : QWidget(parent)
     bar->addWidget(m_summary, 1);
     m_occurrence = new QLabel(this);
     bar->addWidget(m_occurrence);
-    m_prev = new QToolButton(this);
-    m_prev->setText(QStringLiteral("◀ Previous"));
-    m_prev->setToolTip(QStringLiteral("Previous occurrence in the timeline"));
-    m_next = new QToolButton(this);
-    m_next->setText(QStringLiteral("Next ▶"));
-    m_next->setToolTip(QStringLiteral("Next occurrence in the timeline"));
+    m_prev = newOccurrenceButton(false, this);
+    m_next = newOccurrenceButton(true, this);
     bar->addWidget(m_prev);
     bar->addWidget(m_next);
     layout->addLayout(bar);
@@ -46,17 +43,9 @@ KernelPanel::KernelPanel(QWidget* parent) : QWidget(parent)
     m_model = new KernelTableModel(this);
     m_proxy = new KernelFilterModel(this);
     m_proxy->setSourceModel(m_model);
-    m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_table = newStatsTable(m_proxy, this);
     m_table->sortByColumn(KernelTableModel::Total, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(20);
     QHeaderView* h = m_table->horizontalHeader();
     h->setSectionResizeMode(QHeaderView::Interactive);
     h->setStretchLastSection(true);

@@ -6,6 +6,7 @@
 #include "panels/operatortablemodel.h"
 #include "util/atomicfile.h"
 #include "util/format.h"
+#include "util/tablewidgets.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -53,12 +54,8 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     bar->addWidget(m_export);
     m_occurrence = new QLabel(this);
     bar->addWidget(m_occurrence);
-    m_prev = new QToolButton(this);
-    m_prev->setText(QStringLiteral("◀ Previous"));
-    m_prev->setToolTip(QStringLiteral("Previous occurrence in the timeline"));
-    m_next = new QToolButton(this);
-    m_next->setText(QStringLiteral("Next ▶"));
-    m_next->setToolTip(QStringLiteral("Next occurrence in the timeline"));
+    m_prev = newOccurrenceButton(false, this);
+    m_next = newOccurrenceButton(true, this);
     bar->addWidget(m_prev);
     bar->addWidget(m_next);
     layout->addLayout(bar);
@@ -66,16 +63,8 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     m_model = new OperatorTableModel(this);
     m_proxy = new OperatorFilterModel(this);
     m_proxy->setSourceModel(m_model);
-    m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table = newStatsTable(m_proxy, this);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(20);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table);

@@ -2,6 +2,7 @@
 
 #include "document/tracedocument.h"
 #include "util/format.h"
+#include "util/tablewidgets.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -22,17 +23,9 @@ RangePanel::RangePanel(QWidget* parent) : QWidget(parent)
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(RangeStatsModel::SortRole);
-    m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_table = newStatsTable(m_proxy, this);
     m_table->sortByColumn(RangeStatsModel::Total, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(20);
     m_table->horizontalHeader()->setSectionResizeMode(RangeStatsModel::Name, QHeaderView::Stretch);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_table);
     clear();
 }
