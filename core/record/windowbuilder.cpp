@@ -21,6 +21,7 @@ struct Open {
     uint32_t name;
     uint64_t payload;
     int64_t correlation;
+    uint64_t order = 0; // index of the Begin record in its thread: where the slice is emitted
     // Its call stack: native frames at [framesBegin, +frameCount) of the thread's frame list, or
     // an interned text.
     uint32_t framesBegin = 0;
@@ -48,16 +49,21 @@ public:
     {
         std::vector<Open> stack;
         m_frames.clear();
+        const size_t firstEvent = m_chunk.events.size();
+        m_orderKeys.clear();
+        m_keyed = true;
         // Stack records belong to the Begin right before them; one cut off from it (a drain
         // between the two) is dropped.
         bool afterBegin = false;
+        uint64_t index = 0;
         for (const Record& r : tr.records) {
             const uint64_t ns = r.ticks;
             const bool continuesBegin = afterBegin;
             afterBegin = false;
+            m_orderKey = index++;
             switch (r.type) {
             case RecordType::Begin:
-                stack.push_back(Open{ns, r.name, r.a, r.b});
+                stack.push_back(Open{ns, r.name, r.a, r.b, m_orderKey});
                 afterBegin = true;
                 break;
             case RecordType::Stack:
@@ -71,6 +77,7 @@ public:
                 if (!stack.empty()) {
                     const Open o = stack.back();
                     stack.pop_back();
+                    m_orderKey = o.order;
                     if (o.startTicks >= m_options.startTicks) addSlice(pid, tr.tid, o, ns);
                 }
                 break;
@@ -97,9 +104,12 @@ public:
         while (!stack.empty()) {
             const Open o = stack.back();
             stack.pop_back();
+            m_orderKey = o.order;
             if (o.startTicks >= m_options.startTicks && o.startTicks <= m_options.stopTicks)
                 addSlice(pid, tr.tid, o, m_options.stopTicks);
         }
+        m_keyed = false;
+        emitInBeginOrder(firstEvent);
         std::string threadName = "thread " + std::to_string(tr.tid);
         if (!tr.name.empty()) threadName += " (" + tr.name + ")";
         addMeta(pid, tr.tid, "thread_name", "name", threadName);
@@ -457,8 +467,28 @@ private:
         push(e);
     }
 
+    // Slices are made at their End, so a child comes before its parent. The trace builder breaks
+    // ties of equal start and duration (ticks truncated to the same ns) by arrival order, so the
+    // thread's events are put back in the order their ranges began: parents first.
+    void emitInBeginOrder(size_t first)
+    {
+        const size_t n = m_chunk.events.size() - first;
+        if (std::is_sorted(m_orderKeys.begin(), m_orderKeys.end())) return;
+        std::vector<uint32_t> order(n);
+        for (size_t i = 0; i < n; ++i)
+            order[i] = uint32_t(i);
+        std::stable_sort(order.begin(), order.end(),
+                         [this](uint32_t a, uint32_t b) { return m_orderKeys[a] < m_orderKeys[b]; });
+        LargeVector<RawEvent> sorted(n);
+        for (size_t i = 0; i < n; ++i)
+            sorted[i] = m_chunk.events[first + order[i]];
+        for (size_t i = 0; i < n; ++i)
+            m_chunk.events[first + i] = sorted[i];
+    }
+
     void push(const RawEvent& e)
     {
+        if (m_keyed) m_orderKeys.push_back(m_orderKey);
         m_chunk.events.push_back(e);
         ++m_chunk.counters.events;
         ++m_chunk.counters.byPhase[uint8_t(e.ph) & 127];
@@ -481,6 +511,10 @@ private:
     std::map<std::pair<std::pair<int, int>, uint64_t>, int64_t> m_live;
     std::map<std::pair<int32_t, int64_t>, DeviceActivity::Backend> m_deviceRows;
     bool m_overhead = false;
+    // Begin order of the current thread's events (see emitInBeginOrder).
+    bool m_keyed = false;
+    uint64_t m_orderKey = 0;
+    std::vector<uint64_t> m_orderKeys;
 };
 
 std::string selfComm()

@@ -103,6 +103,54 @@ private slots:
         }
     }
 
+    // A clock that advances in coarse steps gives a parent and its child the same start and end.
+    // Slices are made at their End (child first), so only the begin order tells them apart: the
+    // parent must stay the enclosing slice, three levels deep and with ranges left open at stop.
+    void rangesWithTiedTimesKeepTheirNestingByBeginOrder()
+    {
+        Recorder& rec = Recorder::instance();
+        const uint32_t names[] = {internName("tie0"), internName("tie1"), internName("tie2"),
+                                  internName("tie3")};
+        const uint64_t t0 = Clock::ticks();
+        auto rec_ = [](uint64_t ticks, RecordType type, uint32_t name) {
+            Record r{};
+            r.ticks = ticks;
+            r.type = type;
+            r.name = name;
+            return r;
+        };
+        ThreadRecords tr;
+        tr.tid = 4242;
+        for (int rep = 0; rep < 3; ++rep) {
+            const uint64_t t = t0 + 10 + uint64_t(rep) * 100;
+            tr.records.push_back(rec_(t, RecordType::Begin, names[0]));
+            tr.records.push_back(rec_(t, RecordType::Begin, names[1]));
+            tr.records.push_back(rec_(t, RecordType::Begin, names[2]));
+            tr.records.push_back(rec_(t + 50, RecordType::End, 0));
+            tr.records.push_back(rec_(t + 50, RecordType::End, 0));
+            tr.records.push_back(rec_(t + 50, RecordType::End, 0));
+        }
+        // Open at stop: both end at the window's end, with the same start.
+        tr.records.push_back(rec_(t0 + 400, RecordType::Begin, names[0]));
+        tr.records.push_back(rec_(t0 + 400, RecordType::Begin, names[3]));
+        WindowOptions o;
+        o.startTicks = t0;
+        o.stopTicks = t0 + 500;
+        auto t = buildTrace({tr}, rec, o);
+        const Track* track = trackOfThread(*t, 4242);
+        QVERIFY(track);
+        const SliceTrack& s = track->slices;
+        QCOMPARE(s.size(), size_t(11));
+        for (size_t i = 0; i < 9; ++i) {
+            QCOMPARE(t->str(s.name(i)), std::string_view("tie" + std::to_string(i % 3)));
+            QCOMPARE(s.depth(i), uint16_t(i % 3));
+        }
+        QCOMPARE(t->str(s.name(9)), std::string_view("tie0"));
+        QCOMPARE(s.depth(9), uint16_t(0));
+        QCOMPARE(t->str(s.name(10)), std::string_view("tie3"));
+        QCOMPARE(s.depth(10), uint16_t(1));
+    }
+
     void recordsBeforeTheWindowAreDroppedAndOpenRangesEndAtStop()
     {
         Recorder& rec = Recorder::instance();
