@@ -2,6 +2,7 @@
 // unwind into C or Python callers.
 
 #include "analysis/sortkey.h"
+#include "collect/collectors.h"
 #include "kinetoscope.h"
 #include "live/streamsender.h"
 #include "record/api.h"
@@ -125,6 +126,8 @@ ks_profiler* ks_profiler_create(const char* options_json)
 {
     try {
         auto p = std::make_unique<ks_profiler>();
+        static std::once_flag collectors;
+        std::call_once(collectors, ks::collect::installBuiltinCollectors);
         ProfilerOptions o = parseOptions(options_json);
         ks_profiler* raw = p.get();
         o.onTraceReady = [raw](Profiler&) {

@@ -33,6 +33,11 @@ std::shared_ptr<record::ActivityCollector> defaultCollector(record::Activity act
     return nullptr;
 }
 
+void installBuiltinCollectors()
+{
+    record::setBuiltinCollectorFactory(&defaultCollector);
+}
+
 std::string buildSummary()
 {
     std::string s = "CUPTI ";

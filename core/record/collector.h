@@ -2,6 +2,8 @@
 
 #include "record/deviceactivity.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,5 +38,13 @@ public:
     // by another tool...), one line each.
     virtual std::vector<std::string> warnings() { return {}; }
 };
+
+// Where a Profiler finds the build's own collector for an activity when the caller brought none.
+// The collectors live a layer above (core/collect), so the layers that own a Profiler's process —
+// the C ABI, the injection library, a test — install them with collect::installBuiltinCollectors().
+// Without a factory (or when it returns null, with the reason in why) the activity is unavailable.
+using CollectorFactory = std::function<std::shared_ptr<ActivityCollector>(Activity, std::string& why)>;
+void setBuiltinCollectorFactory(CollectorFactory factory);
+std::shared_ptr<ActivityCollector> builtinCollector(Activity activity, std::string& why);
 
 } // namespace ks::record

@@ -1,12 +1,12 @@
 #include "record/profiler.h"
 
-#include "collect/collectors.h"
 #include "record/api.h"
 #include "record/windowbuilder.h"
 #include "util/jsonwrite.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -15,6 +15,9 @@ namespace ks::record {
 namespace {
 
 std::atomic<Profiler*> g_active{nullptr};
+
+std::mutex g_factoryMutex;
+CollectorFactory g_factory;
 
 std::string jsonString(const std::string& s)
 {
@@ -36,6 +39,26 @@ const char* activityName(Activity a)
         return "XPU";
     }
     return "?";
+}
+
+void setBuiltinCollectorFactory(CollectorFactory factory)
+{
+    std::lock_guard lock(g_factoryMutex);
+    g_factory = std::move(factory);
+}
+
+std::shared_ptr<ActivityCollector> builtinCollector(Activity activity, std::string& why)
+{
+    CollectorFactory f;
+    {
+        std::lock_guard lock(g_factoryMutex);
+        f = g_factory;
+    }
+    if (!f) {
+        why = "no collectors were installed in this process (collect::installBuiltinCollectors)";
+        return nullptr;
+    }
+    return f(activity, why);
 }
 
 Profiler::Profiler(ProfilerOptions options) : m_options(std::move(options))
@@ -121,7 +144,7 @@ void Profiler::prepareTrace()
         if (candidates.empty() && !m_options.builtinCollectors)
             noDefault = "no collector was given for it";
         else if (candidates.empty())
-            if (auto c = collect::defaultCollector(a, noDefault)) candidates.push_back(std::move(c));
+            if (auto c = builtinCollector(a, noDefault)) candidates.push_back(std::move(c));
         bool found = false;
         for (auto& c : candidates) {
             found = true;

@@ -2,6 +2,7 @@
 // collectors this build has (the real libcupti and Level Zero loader): one status line per
 // activity saying why, CPU recording unharmed, no crash. Parts are skipped where a driver exists.
 
+#include "collect/collectors.h"
 #include "io/tracereader.h"
 #include "record/api.h"
 #include "record/profiler.h"
@@ -38,6 +39,21 @@ private slots:
         // Nothing from other tests' fake drivers.
         unsetenv("ZE_ENABLE_ALT_DRIVERS");
         unsetenv("KINETOSCOPE_CUPTI_LIBRARY");
+    }
+
+    // The record layer knows no collector of its own (they live a layer above): until the
+    // process installs them, a device activity is unavailable and the status says why.
+    void withoutInstalledCollectorsTheStatusSaysSo()
+    {
+        ProfilerOptions o;
+        o.activities = {Activity::CPU, Activity::CUDA};
+        Profiler prof(o);
+        prof.start();
+        prof.stop();
+        const std::string* cuda = line(prof.status(), "CUDA: not available: ");
+        QVERIFY(cuda);
+        QVERIFY(cuda->find("installBuiltinCollectors") != std::string::npos);
+        ks::collect::installBuiltinCollectors();
     }
 
     void profilerSaysWhyAndKeepsRecording()
