@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ks {
+
+// A set of half-open time intervals [start, end), kept as a sorted list of disjoint, non-touching
+// intervals once normalized. The algebra the overview analyses are written in: TraceLens's GPU
+// timeline (unions of kernel, communication and memcpy time, exposed = difference), tb_plugin's
+// step breakdown (each role minus the roles above it) and HTA's idle time.
+//
+// add() collects raw intervals in any order; normalize() sorts and merges them (O(n log n), or
+// O(n) when they came sorted). Every operation between sets is a linear merge of normalized lists.
+class IntervalSet {
+public:
+    using Interval = std::pair<int64_t, int64_t>;
+
+    IntervalSet() = default;
+    explicit IntervalSet(std::vector<Interval> raw) : m_items(std::move(raw)) { normalize(); }
+
+    // Adds [start, end); empty and inverted intervals are ignored.
+    void add(int64_t start, int64_t end)
+    {
+        if (end > start) {
+            m_sorted = m_sorted && (m_items.empty() || start >= m_items.back().first);
+            m_items.emplace_back(start, end);
+            m_normal = false;
+        }
+    }
+    void reserve(size_t n) { m_items.reserve(n); }
+    void normalize();
+    bool normalized() const { return m_normal; }
+
+    const std::vector<Interval>& items() const { return m_items; }
+    bool empty() const { return m_items.empty(); }
+    size_t size() const { return m_items.size(); }
+    // Total covered length; the set must be normalized.
+    int64_t length() const;
+    // Covered length inside [start, end).
+    int64_t lengthIn(int64_t start, int64_t end) const;
+
+    // Set algebra; both operands must be normalized, and so is the result.
+    IntervalSet united(const IntervalSet& other) const;
+    IntervalSet intersected(const IntervalSet& other) const;
+    IntervalSet subtracted(const IntervalSet& other) const;
+    IntervalSet clipped(int64_t start, int64_t end) const;
+    // The gaps of this set inside [start, end).
+    IntervalSet complementIn(int64_t start, int64_t end) const;
+
+private:
+    std::vector<Interval> m_items;
+    bool m_normal = true;
+    bool m_sorted = true;
+};
+
+} // namespace ks
