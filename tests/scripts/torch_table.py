@@ -212,11 +212,24 @@ def flops_of(name, args):
     return 0
 
 
+EVALUATE = "autograd::engine::evaluate_function: "
+
+
+def int_arg(args, key, fallback):
+    v = args.get(key)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.isdigit():
+        return int(v)
+    return fallback
+
+
 # --- the mapping ----------------------------------------------------------------------------------
 
 
 class Rec:
-    __slots__ = ("start", "end", "name", "role", "args", "track", "seq", "ext", "corr", "parent", "fe", "g", "python", "frames")
+    __slots__ = ("start", "end", "name", "role", "args", "track", "seq", "ext", "corr", "parent", "fe", "g", "python", "frames",
+                 "seqnr", "fwd", "node", "rank")
 
 
 def filtered_frame(f):
@@ -320,14 +333,22 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
 
     # Parents by torch's stack rule, used for the runtime-call checks and correlation joins.
     checked = agreeing = 0
-    for _, kind, recs in lanes:
+    for rank, kind, recs in lanes:
         if kind != "cpu_thread":
             continue
         stack = []
+        prev = None
         for r in recs:
             while stack and (r.start >= stack[-1].end or r.end > stack[-1].end):
                 stack.pop()
             r.parent = stack[-1] if stack else None
+            # Backward functions (torch's scope BACKWARD_FUNCTION), by docs/summary.md's rule.
+            r.rank = rank
+            r.seqnr = int_arg(r.args, "Sequence number", -1)
+            r.fwd = int_arg(r.args, "Fwd thread id", 0)
+            r.node = (r.fwd > 0 and not r.name.startswith(EVALUATE)) or (
+                prev is not None and r.start <= prev.end and prev.name == EVALUATE + r.name)
+            prev = r
             if r.role == "runtime" and r.ext > 0:
                 for s in reversed(stack):
                     if s.role in ("op", "annotation"):
@@ -337,6 +358,35 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
                         break
             stack.append(r)
     by_correlation = checked > 0 and agreeing * 2 < checked
+
+    # "Fwd thread id" is torch's own thread number: it goes to the thread whose forward ops hold
+    # most of the sequence numbers its backward functions look for.
+    def under_node(r):
+        while r is not None:
+            if r.node:
+                return True
+            r = r.parent
+        return False
+
+    forward_seqs = set()
+    for rank, kind, recs in lanes:
+        if kind == "cpu_thread":
+            forward_seqs.update((r.seqnr, rank) for r in recs if r.seqnr >= 0 and r.fwd == 0 and not under_node(r))
+    votes = {}
+    for rank, kind, recs in lanes:
+        if kind != "cpu_thread":
+            continue
+        for r in recs:
+            if r.node and r.fwd > 0:
+                v = votes.setdefault(r.fwd, {})
+                for cand, ckind, _ in lanes:
+                    if ckind == "cpu_thread" and (r.seqnr, cand) in forward_seqs:
+                        v[cand] = v.get(cand, 0) + 1
+    thread_of = {}
+    for fwd, v in votes.items():
+        best = max(v.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
+        if best is not None:
+            thread_of[fwd] = best[0]
 
     index = {}
     for _, kind, recs in lanes:
@@ -399,6 +449,12 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
                 device_type=DeviceType.CUDA if device else DeviceType.CPU,
                 flops=flops,
             )
+            if not device:
+                fe.sequence_nr = r.seqnr
+                if r.node:
+                    fe.scope = 1
+                    # A thread torch never saw: the backward function finds no forward stack.
+                    fe.fwd_thread = thread_of.get(r.fwd, -1)
             fe.is_user_annotation = r.role in ("annotation", "device_annotation")
             r.fe = fe
             events.append((r.start, -r.end, lane_no, i, fe, r))
