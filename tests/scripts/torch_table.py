@@ -193,6 +193,39 @@ def conv2d_flops(dims, concrete):
     return r // (groups & U64)
 
 
+def conv2d_from_backward(r, backward_of):
+    """docs/summary.md: torch 1.13 traces keep no stride/padding; the conv's backward function's
+    first input, the output gradient [N, C_out, H_out, W_out], gives the output size."""
+    if under_backward(r) or r.seqnr < 0:
+        return 0
+    types = r.args.get("Input type")
+    if isinstance(types, list) and len(types) > 4 and types[4] in ("str", "String", "string"):
+        return 0
+    fn = backward_of.get((r.seqnr, r.rank))
+    dims = r.args.get("Input Dims")
+    if fn is None or not isinstance(dims, list) or len(dims) < 2:
+        return 0
+    x, w = dims[0], dims[1]
+    out = fn.args.get("Input Dims")
+    out = out[0] if isinstance(out, list) and out else None
+    if not all(is_int_list(v) and len(v) == 4 for v in (x, w, out)):
+        return 0
+    if out[0] != x[0] or out[1] != w[0] or w[1] <= 0 or x[1] % w[1] != 0 or x[1] // w[1] == 0:
+        return 0
+    r_ = 2
+    for f in (out[0], out[2], out[3], w[2], w[3], x[1], out[1]):
+        r_ = (r_ * (f & U64)) & U64
+    return r_ // (x[1] // w[1])
+
+
+def under_backward(r):
+    while r is not None:
+        if r.node:
+            return True
+        r = r.parent
+    return False
+
+
 def flops_of(name, args):
     dims = args.get("Input Dims")
     if not isinstance(dims, list):
@@ -361,17 +394,10 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
 
     # "Fwd thread id" is torch's own thread number: it goes to the thread whose forward ops hold
     # most of the sequence numbers its backward functions look for.
-    def under_node(r):
-        while r is not None:
-            if r.node:
-                return True
-            r = r.parent
-        return False
-
     forward_seqs = set()
     for rank, kind, recs in lanes:
         if kind == "cpu_thread":
-            forward_seqs.update((r.seqnr, rank) for r in recs if r.seqnr >= 0 and r.fwd == 0 and not under_node(r))
+            forward_seqs.update((r.seqnr, rank) for r in recs if r.seqnr >= 0 and r.fwd == 0 and not under_backward(r))
     votes = {}
     for rank, kind, recs in lanes:
         if kind != "cpu_thread":
@@ -387,6 +413,13 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
         best = max(v.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
         if best is not None:
             thread_of[fwd] = best[0]
+    # Backward functions by (sequence number, forward thread), for conv2d without Concrete Inputs.
+    backward_of = {}
+    for rank, kind, recs in lanes:
+        if kind == "cpu_thread":
+            for r in recs:
+                if r.node and r.seqnr >= 0 and r.fwd in thread_of:
+                    backward_of.setdefault((r.seqnr, thread_of[r.fwd]), r)
 
     index = {}
     for _, kind, recs in lanes:
@@ -435,6 +468,8 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
             flops = 0
             if with_flops and r.role == "op":
                 flops = flops_of(_rewrite_name(r.name, with_wildcard=True), r.args)
+                if flops == 0 and r.name == "aten::conv2d" and "Concrete Inputs" not in r.args:
+                    flops = conv2d_from_backward(r, backward_of)
             fe = FunctionEvent(
                 id=len(events),
                 name=_rewrite_name(r.name, with_wildcard=True),
