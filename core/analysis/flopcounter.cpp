@@ -220,6 +220,30 @@ uint64_t FlopCounter::conv2d() const
            uint64_t(cin) * uint64_t(cout) / uint64_t(groups);
 }
 
+uint64_t FlopCounter::conv2dFromOutput(std::string_view inputDims, std::string_view outputDims)
+{
+    if (!parseDims(inputDims) || m_dims.size() < 2) return 0;
+    const Item in = m_dims[0];
+    const Item w = m_dims[1];
+    if (!in.isList || in.size != 4 || !w.isList || w.size != 4) return 0;
+    int64_t x[4], k[4];
+    for (size_t i = 0; i < 4; ++i) {
+        x[i] = m_values[in.first + i];
+        k[i] = m_values[w.first + i];
+    }
+    if (!parseDims(outputDims) || m_dims.empty()) return 0;
+    const Item out = m_dims[0];
+    if (!out.isList || out.size != 4) return 0;
+    const int64_t n = m_values[out.first], cout = m_values[out.first + 1];
+    const int64_t hout = m_values[out.first + 2], wout = m_values[out.first + 3];
+    // The weight is [C_out, C_in / groups, kh, kw]; a gradient of another shape is not this conv's.
+    if (n != x[0] || cout != k[0] || k[1] <= 0 || x[1] % k[1] != 0) return 0;
+    const int64_t groups = x[1] / k[1];
+    if (groups == 0) return 0;
+    return uint64_t(2) * uint64_t(n) * uint64_t(hout) * uint64_t(wout) * uint64_t(k[2]) * uint64_t(k[3]) *
+           uint64_t(x[1]) * uint64_t(cout) / uint64_t(groups);
+}
+
 uint64_t FlopCounter::count(FlopOp op, std::string_view inputDims, std::string_view concreteInputs)
 {
     if (op == FlopOp::None || !parseDims(inputDims)) return 0;

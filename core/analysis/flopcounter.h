@@ -25,6 +25,13 @@ public:
     // empty when the trace has none).
     uint64_t count(FlopOp op, std::string_view inputDims, std::string_view concreteInputs = {});
 
+    // conv2d from a trace without "Concrete Inputs" (torch 1.13's Kineto wrote none): the output
+    // size stands in for stride, padding and dilation, and groups is input channels / weight
+    // channels. outputDims: the JSON text of the "Input Dims" of the conv's backward function,
+    // whose first input is the output's gradient [N, C_out, H_out, W_out]. 0 when the shapes do not
+    // fit together.
+    uint64_t conv2dFromOutput(std::string_view inputDims, std::string_view outputDims);
+
 private:
     struct Item {
         uint32_t first = 0; // index into m_values

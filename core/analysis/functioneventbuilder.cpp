@@ -1,5 +1,6 @@
 #include "analysis/functioneventbuilder.h"
 
+#include "analysis/autogradlinks.h"
 #include "analysis/eventtree.h"
 #include "analysis/flopcounter.h"
 #include "analysis/pyrepr.h"
@@ -27,6 +28,24 @@ std::string_view jsonArg(const ArgStore& args, ArgsRef ref, std::string_view key
     ArgValue v;
     if (!ref.valid() || !args.find(ref, key, v) || v.type != ArgType::Json) return {};
     return v.text;
+}
+
+// conv2d's "same"/"valid" overload: its padding (input 4) is a string, and torch counts 0 for it.
+// typesJson: the "Input type" list, e.g. ["float", "float", "", "GenericList", "str", ...].
+bool paddingIsText(std::string_view typesJson)
+{
+    size_t index = 0;
+    for (size_t i = 0; i < typesJson.size(); ++i) {
+        if (typesJson[i] != '"') continue;
+        const size_t close = typesJson.find('"', i + 1);
+        if (close == std::string_view::npos) return false;
+        if (index++ == 4) {
+            const std::string_view t = typesJson.substr(i + 1, close - i - 1);
+            return t == "str" || t == "String" || t == "string";
+        }
+        i = close;
+    }
+    return false;
 }
 
 // Roles by category for one track; tracks use few categories, so a handful of entries suffice.
@@ -112,6 +131,11 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
             if (id.valid() && id.value < m_map.nameKeyBound() && m_map.nameKey(id) != EventMapping::kFiltered)
                 m_flopOp[m_map.nameKey(id)] = uint8_t(FlopCounter::opOf(n));
         }
+        const StringId conv = m_trace.strings().find("aten::conv2d");
+        m_hasConv2d = conv.valid() && conv.value < m_map.nameKeyBound() &&
+                      m_flopOp[m_map.nameKey(conv)] == uint8_t(FlopOp::Conv2d);
+        // The conv2d fallback finds backward functions by their slices.
+        if (m_hasConv2d && !m_list->sliceRow.allocated()) m_list->sliceRow.allocate(m_capacity);
     }
 
     // Pass 1: every lane, largest first so one big thread does not end up last.
@@ -154,9 +178,40 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
         tree.finishLane(m_list->m_lanes[cpu[i]]);
     });
 
+    if (m_hasConv2d) fillConvFlopsFromBackward();
     addMemoryLane();
     if (m_options.groupByInputShape) internShapes();
     return std::move(m_list);
+}
+
+void FunctionEventBuilder::fillConvFlopsFromBackward()
+{
+    // torch 1.13 counted conv2d at record time from the stride, padding, dilation and groups it was
+    // called with; its traces keep none of them ("Concrete Inputs" came later). The output size
+    // they gave is still there: it is the first input of the conv's backward function.
+    FunctionEventList& l = *m_list;
+    const ArgStore& args = m_trace.args();
+    std::unique_ptr<AutogradLinks> links;
+    FlopCounter counter;
+    for (uint32_t li : lanesOf(FunctionEventList::LaneKind::Cpu)) {
+        const FunctionEventList::Lane& lane = l.m_lanes[li];
+        const SliceTrack& st = m_trace.track(lane.track).slices;
+        for (uint32_t g = lane.begin; g < lane.end; ++g) {
+            if (l.flops[g] != 0 || (l.flags[g] & FunctionEventList::kRemoved) ||
+                m_flopOp[l.nameKey[g]] != uint8_t(FlopOp::Conv2d))
+                continue;
+            const ArgsRef a = st.args(l.sliceRow[g]);
+            ArgValue unused;
+            if (!a.valid() || args.find(a, "Concrete Inputs", unused)) continue; // torch's own count was 0
+            if (paddingIsText(jsonArg(args, a, "Input type"))) continue;
+            if (!links) links = std::make_unique<AutogradLinks>(m_trace, l);
+            const uint32_t fn = links->backwardOf(g);
+            if (fn == AutogradLinks::kNone) continue;
+            const SliceTrack& bt = m_trace.track(links->track(fn)).slices;
+            l.flops[g] = int64_t(counter.conv2dFromOutput(
+                jsonArg(args, a, "Input Dims"), jsonArg(args, bt.args(l.sliceRow[fn]), "Input Dims")));
+        }
+    }
 }
 
 void FunctionEventBuilder::planLanes()

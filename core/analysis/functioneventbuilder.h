@@ -42,6 +42,7 @@ private:
     void computeBase();
     void addMemoryLane();
     void internShapes();
+    void fillConvFlopsFromBackward();
     std::vector<uint32_t> lanesOf(FunctionEventList::LaneKind kind) const;
 
     const Trace& m_trace;
@@ -53,6 +54,7 @@ private:
     std::vector<uint8_t> m_flopOp; // FlopOp per name key, only with flops
     size_t m_capacity = 0;
     bool m_hasDeviceLanes = false;
+    bool m_hasConv2d = false; // with flops, a conv2d op name is in the trace
 
     // Kernel attribution: filled in pass 1, used in pass 2.
     IdIndex m_opIds;

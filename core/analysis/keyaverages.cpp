@@ -1,5 +1,6 @@
 #include "analysis/keyaverages.h"
 
+#include "analysis/backwardstacks.h"
 #include "analysis/eventmapping.h"
 #include "analysis/functioneventlist.h"
 #include "analysis/lanemerge.h"
@@ -155,12 +156,14 @@ KeyAverages::Stacks KeyAverages::stacksOf(const Trace& trace, const FunctionEven
     std::unordered_map<std::string, uint32_t> ids;
     std::vector<std::string_view> frames;
     std::string joined;
+    const BackwardStacks backward(trace, list);
     for (const FunctionEventList::Lane& lane : list.lanes()) {
         // Only CPU events carry stacks (device and allocator events have none in torch either).
         if (lane.kind != FunctionEventList::LaneKind::Cpu) continue;
         if (out.key.size() < lane.end) out.key.resize(lane.end, 0);
         for (uint32_t g = lane.begin; g < lane.end; ++g) {
-            sliceStack(trace, SliceRef{lane.track, list.sliceRow[g]}, frames);
+            if (list.flags[g] & FunctionEventList::kRemoved) continue;
+            backward.stackOf(g, frames);
             if (frames.empty()) continue;
             if (frames.size() > size_t(n)) frames.resize(size_t(n));
             joined.clear();

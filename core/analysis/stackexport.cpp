@@ -1,5 +1,6 @@
 #include "analysis/stackexport.h"
 
+#include "analysis/backwardstacks.h"
 #include "analysis/eventmapping.h"
 #include "analysis/functioneventlist.h"
 #include "analysis/lanemerge.h"
@@ -77,6 +78,7 @@ bool stacksText(const Trace& trace, std::string_view metric, std::string& out, s
     for (uint32_t i = 0; i < list->lanes().size(); ++i)
         if (list->lanes()[i].kind == FunctionEventList::LaneKind::Cpu) cpuLanes.push_back(i);
     std::vector<std::string_view> frames;
+    const BackwardStacks backward(trace, *list);
     mergeLanes(
         *list, cpuLanes, [](uint32_t) { return true; },
         [&](uint32_t g) {
@@ -87,17 +89,7 @@ bool stacksText(const Trace& trace, std::string_view metric, std::string& out, s
                 value = list->selfCpuUs[g];
             const double truncated = std::trunc(value);
             if (!(truncated > 0)) return;
-            // Lanes are contiguous ranges of event numbers.
-            const FunctionEventList::Lane* lane = nullptr;
-            for (uint32_t li : cpuLanes) {
-                const auto& l = list->lanes()[li];
-                if (g >= l.begin && g < l.end) {
-                    lane = &l;
-                    break;
-                }
-            }
-            if (!lane) return;
-            sliceStack(trace, SliceRef{lane->track, list->sliceRow[g]}, frames);
+            backward.stackOf(g, frames);
             if (frames.empty()) return;
             for (size_t i = frames.size(); i-- > 0;) {
                 appendFrame(out, frames[i]);

@@ -16,7 +16,8 @@ namespace ks {
 // An event's stack is its "Call stack" arg (frames joined by ';', innermost first, as Kineto and
 // Kinetoscope's recorder write it) or, when it has none, the names of the python_function slices
 // enclosing it (with_stack traces keep Python frames as those), minus the frames torch filters out
-// (autograd's backward/_make_grads, Tensor.backward, its test helpers).
+// (autograd's backward/_make_grads, Tensor.backward, its test helpers). Events under a backward
+// function then take their forward op's stack, as torch does (BackwardStacks).
 //
 // metric: self_cpu_time_total, or self_<cuda|xpu|privateuse1>_time_total (read as self device time).
 // Returns false with a message in error for an unknown metric (torch's ValueError text).

@@ -56,6 +56,25 @@ private slots:
                  uint64_t(0));
     }
 
+    void conv2dFromTheBackwardGradient()
+    {
+        // torch 1.13 traces have no "Concrete Inputs"; the backward function's first input is the
+        // output gradient. torch's check value: x=[2,3,8,8], w=[4,3,3,3], stride 1, padding 1 gives an
+        // 8x8 output and 27648. With stride 2 the output is 4x4: 2*2*4*4*3*3*3*4 = 6912.
+        FlopCounter c;
+        const char* dims = "[[2,3,8,8],[4,3,3,3],[4],[],[],[],[]]";
+        QCOMPARE(c.conv2dFromOutput(dims, "[[2,4,8,8]]"), uint64_t(27648));
+        QCOMPARE(c.conv2dFromOutput(dims, "[[2,4,4,4]]"), uint64_t(6912));
+        // groups = input channels / weight channels = 4 / 2: 2*2*8*8*3*3*4*4 / 2 = 18432.
+        QCOMPARE(c.conv2dFromOutput("[[2,4,8,8],[4,2,3,3],[],[],[],[],[]]", "[[2,4,8,8]]"), uint64_t(18432));
+        // A gradient that is not this conv's output (batch or channels differ), or none, counts 0.
+        QCOMPARE(c.conv2dFromOutput(dims, "[[3,4,4,4]]"), uint64_t(0));
+        QCOMPARE(c.conv2dFromOutput(dims, "[[2,5,4,4]]"), uint64_t(0));
+        QCOMPARE(c.conv2dFromOutput(dims, "[[]]"), uint64_t(0));
+        QCOMPARE(c.conv2dFromOutput(dims, ""), uint64_t(0));
+        QCOMPARE(c.conv2dFromOutput("[[2,3,8,8],[4,2,3,3],[],[],[],[],[]]", "[[2,4,8,8]]"), uint64_t(0));
+    }
+
     void opNames()
     {
         QCOMPARE(FlopCounter::opOf("aten::mm"), FlopOp::Mm);

@@ -357,6 +357,64 @@ private slots:
         QVERIFY(t.find("          --  \n") != std::string::npos);
     }
 
+    void backwardOpsTakeTheirForwardOpsStack()
+    {
+        // torch's _set_backward_stacktraces. The forward thread's tid (100) is not torch's thread
+        // number (Fwd thread id 1): sequence number 7 is only on tid 100, so 1 is tid 100.
+        // ConvolutionBackward0 (inside its evaluate_function wrapper) and its child take conv2d's
+        // stack; the wrapper keeps its own; AccumulateGrad has no sequence number, so it and its
+        // child get no stack, also when its wrapper is zero-length (whole µs) and encloses nothing. conv2d's
+        // FLOPs come from the gradient [2,4,4,4]: 2*2*4*4*3*3*3*4 = 6912.
+        const std::string fwd = "\"Sequence number\":7,\"Fwd thread id\":0";
+        const std::string bwd = "\"Sequence number\":7,\"Fwd thread id\":1";
+        const LoadResult r = traceOf(
+            op("aten::conv2d", 0, 10, 100, -1, "cpu_op",
+               fwd + ",\"Call stack\":\"conv.py(1): forward;main.py(9): <module>\","
+                     "\"Input Dims\":[[2,3,8,8],[4,3,3,3],[4],[],[],[],[]]") +
+            "," + op("aten::relu", 20, 5, 100, -1, "cpu_op", "\"Call stack\":\"relu.py(2): forward\"") + "," +
+            op("autograd::engine::evaluate_function: ConvolutionBackward0", 50, 20, 200, -1, "cpu_op",
+               bwd + ",\"Call stack\":\"engine.py(3): run_backward\"") +
+            "," + op("ConvolutionBackward0", 51, 18, 200, -1, "cpu_op", bwd + ",\"Input Dims\":[[2,4,4,4]]") +
+            "," +
+            op("aten::convolution_backward", 52, 16, 200, -1, "cpu_op",
+               "\"Call stack\":\"engine.py(3): x\"") +
+            "," +
+            op("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", 80, 4, 100, -1,
+               "cpu_op", "\"Call stack\":\"engine.py(3): run_backward\"") +
+            "," +
+            op("torch::autograd::AccumulateGrad", 80, 3, 100, -1, "cpu_op",
+               "\"Call stack\":\"engine.py(3): run_backward\"") +
+            "," +
+            op("aten::detach", 81, 1, 100, -1, "cpu_op", "\"Call stack\":\"engine.py(3): run_backward\"") +
+            "," +
+            op("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", 90, 0, 100, -1,
+               "cpu_op", "\"Call stack\":\"engine.py(3): run_backward\"") +
+            "," +
+            op("torch::autograd::AccumulateGrad", 90, 0, 100, -1, "cpu_op",
+               "\"Call stack\":\"engine.py(3): run_backward\""));
+        QVERIFY(r.ok());
+        KeyAveragesOptions ao;
+        ao.groupByStackN = 5;
+        ao.withFlops = true;
+        const KeyAverages a = KeyAverages::compute(*r.trace, ao);
+        const std::vector<std::string> conv{"conv.py(1): forward", "main.py(9): <module>"};
+        QCOMPARE(row(a, "aten::conv2d")->stack, conv);
+        QCOMPARE(row(a, "ConvolutionBackward0")->stack, conv);
+        QCOMPARE(row(a, "aten::convolution_backward")->stack, conv);
+        QCOMPARE(row(a, "autograd::engine::evaluate_function: ConvolutionBackward0")->stack,
+                 std::vector<std::string>{"engine.py(3): run_backward"});
+        int accumulateRows = 0;
+        for (const KeyAverage& k : a.rows())
+            if (k.key == "torch::autograd::AccumulateGrad") {
+                ++accumulateRows;
+                QVERIFY(k.stack.empty());
+                QCOMPARE(k.count, int64_t(2));
+            }
+        QCOMPARE(accumulateRows, 1);
+        QVERIFY(row(a, "aten::detach")->stack.empty());
+        QCOMPARE(row(a, "aten::conv2d")->flops, int64_t(6912));
+    }
+
     void inputShapesGroupRows()
     {
         // Two mm calls with different shapes and one without recorded shapes: three rows, shapes

@@ -193,6 +193,39 @@ def conv2d_flops(dims, concrete):
     return r // (groups & U64)
 
 
+def conv2d_from_backward(r, backward_of):
+    """docs/summary.md: torch 1.13 traces keep no stride/padding; the conv's backward function's
+    first input, the output gradient [N, C_out, H_out, W_out], gives the output size."""
+    if under_backward(r) or r.seqnr < 0:
+        return 0
+    types = r.args.get("Input type")
+    if isinstance(types, list) and len(types) > 4 and types[4] in ("str", "String", "string"):
+        return 0
+    fn = backward_of.get((r.seqnr, r.rank))
+    dims = r.args.get("Input Dims")
+    if fn is None or not isinstance(dims, list) or len(dims) < 2:
+        return 0
+    x, w = dims[0], dims[1]
+    out = fn.args.get("Input Dims")
+    out = out[0] if isinstance(out, list) and out else None
+    if not all(is_int_list(v) and len(v) == 4 for v in (x, w, out)):
+        return 0
+    if out[0] != x[0] or out[1] != w[0] or w[1] <= 0 or x[1] % w[1] != 0 or x[1] // w[1] == 0:
+        return 0
+    r_ = 2
+    for f in (out[0], out[2], out[3], w[2], w[3], x[1], out[1]):
+        r_ = (r_ * (f & U64)) & U64
+    return r_ // (x[1] // w[1])
+
+
+def under_backward(r):
+    while r is not None:
+        if r.node:
+            return True
+        r = r.parent
+    return False
+
+
 def flops_of(name, args):
     dims = args.get("Input Dims")
     if not isinstance(dims, list):
@@ -212,11 +245,24 @@ def flops_of(name, args):
     return 0
 
 
+EVALUATE = "autograd::engine::evaluate_function: "
+
+
+def int_arg(args, key, fallback):
+    v = args.get(key)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.isdigit():
+        return int(v)
+    return fallback
+
+
 # --- the mapping ----------------------------------------------------------------------------------
 
 
 class Rec:
-    __slots__ = ("start", "end", "name", "role", "args", "track", "seq", "ext", "corr", "parent", "fe", "g", "python", "frames")
+    __slots__ = ("start", "end", "name", "role", "args", "track", "seq", "ext", "corr", "parent", "fe", "g", "python", "frames",
+                 "seqnr", "fwd", "node", "rank")
 
 
 def filtered_frame(f):
@@ -320,14 +366,22 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
 
     # Parents by torch's stack rule, used for the runtime-call checks and correlation joins.
     checked = agreeing = 0
-    for _, kind, recs in lanes:
+    for rank, kind, recs in lanes:
         if kind != "cpu_thread":
             continue
         stack = []
+        prev = None
         for r in recs:
             while stack and (r.start >= stack[-1].end or r.end > stack[-1].end):
                 stack.pop()
             r.parent = stack[-1] if stack else None
+            # Backward functions (torch's scope BACKWARD_FUNCTION), by docs/summary.md's rule.
+            r.rank = rank
+            r.seqnr = int_arg(r.args, "Sequence number", -1)
+            r.fwd = int_arg(r.args, "Fwd thread id", 0)
+            r.node = (r.fwd > 0 and not r.name.startswith(EVALUATE)) or (
+                prev is not None and r.start <= prev.end and prev.name == EVALUATE + r.name)
+            prev = r
             if r.role == "runtime" and r.ext > 0:
                 for s in reversed(stack):
                     if s.role in ("op", "annotation"):
@@ -337,6 +391,35 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
                         break
             stack.append(r)
     by_correlation = checked > 0 and agreeing * 2 < checked
+
+    # "Fwd thread id" is torch's own thread number: it goes to the thread whose forward ops hold
+    # most of the sequence numbers its backward functions look for.
+    forward_seqs = set()
+    for rank, kind, recs in lanes:
+        if kind == "cpu_thread":
+            forward_seqs.update((r.seqnr, rank) for r in recs if r.seqnr >= 0 and r.fwd == 0 and not under_backward(r))
+    votes = {}
+    for rank, kind, recs in lanes:
+        if kind != "cpu_thread":
+            continue
+        for r in recs:
+            if r.node and r.fwd > 0:
+                v = votes.setdefault(r.fwd, {})
+                for cand, ckind, _ in lanes:
+                    if ckind == "cpu_thread" and (r.seqnr, cand) in forward_seqs:
+                        v[cand] = v.get(cand, 0) + 1
+    thread_of = {}
+    for fwd, v in votes.items():
+        best = max(v.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
+        if best is not None:
+            thread_of[fwd] = best[0]
+    # Backward functions by (sequence number, forward thread), for conv2d without Concrete Inputs.
+    backward_of = {}
+    for rank, kind, recs in lanes:
+        if kind == "cpu_thread":
+            for r in recs:
+                if r.node and r.seqnr >= 0 and r.fwd in thread_of:
+                    backward_of.setdefault((r.seqnr, thread_of[r.fwd]), r)
 
     index = {}
     for _, kind, recs in lanes:
@@ -385,6 +468,8 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
             flops = 0
             if with_flops and r.role == "op":
                 flops = flops_of(_rewrite_name(r.name, with_wildcard=True), r.args)
+                if flops == 0 and r.name == "aten::conv2d" and "Concrete Inputs" not in r.args:
+                    flops = conv2d_from_backward(r, backward_of)
             fe = FunctionEvent(
                 id=len(events),
                 name=_rewrite_name(r.name, with_wildcard=True),
@@ -399,6 +484,12 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
                 device_type=DeviceType.CUDA if device else DeviceType.CPU,
                 flops=flops,
             )
+            if not device:
+                fe.sequence_nr = r.seqnr
+                if r.node:
+                    fe.scope = 1
+                    # A thread torch never saw: the backward function finds no forward stack.
+                    fe.fwd_thread = thread_of.get(r.fwd, -1)
             fe.is_user_annotation = r.role in ("annotation", "device_annotation")
             r.fe = fe
             events.append((r.start, -r.end, lane_no, i, fe, r))
