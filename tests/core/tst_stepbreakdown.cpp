@@ -87,6 +87,19 @@ private slots:
         QCOMPARE(s.overlap, us(5));
         QCOMPARE(s.otherThanComm, us(100 + 5 - 25 - 25));
         QCOMPARE(b.averageTotal, double(us(100)));
+
+        // A range chosen on the timeline is broken down as one step: [20, 50) holds the runtime
+        // call's first 5 µs, the kernel's 20 and the memcpy's last 5.
+        StepBreakdownAnalysis::Options sel;
+        sel.spanStart = us(20);
+        sel.spanEnd = us(50);
+        const StepBreakdown r = StepBreakdownAnalysis(*t, links).compute(sel);
+        QVERIFY(r.selection);
+        QCOMPARE(r.steps.size(), size_t(1));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Runtime)], us(5));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Kernel)], us(20));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Memcpy)], us(5));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Other)], TimeNs(0));
     }
 
     // GPU steps: a step ends with the last kernel it launched and the next starts there; device work
