@@ -30,6 +30,7 @@ class DocumentLoader;
 class TimelineView;
 class DetailsPanel;
 class KernelPanel;
+class OverviewPage;
 class RangePanel;
 class InfoPanel;
 class SearchBar;
@@ -64,6 +65,7 @@ public:
     QString path() const;
     TimelineView* timeline() const { return m_timeline; }
     KernelPanel* kernelPanel() const { return m_kernels; }
+    OverviewPage* overviewPage() const { return m_overview; }
     OperatorPanel* operatorPanel() const { return m_operators; }
     MemoryView* memoryView() const { return m_memory; }
     DetailsPanel* detailsPanel() const { return m_details; }
@@ -104,7 +106,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
-    enum class HighlightOwner { None, Search, Kernel, Operator };
+    enum class HighlightOwner { None, Search, Kernel, Operator, Overview };
 
     void buildMenus();
     void buildDocks();
@@ -114,6 +116,7 @@ private:
     void startLoad(const QString& file);
     void setDocument(std::shared_ptr<TraceDocument> doc);
     void runSearch(const QString& text, bool regex, bool caseSensitive);
+    void highlightEvents(const QString& label, const std::vector<SliceRef>& events);
     void selectKernel(int kernelIndex);
     void selectOperator(const ks::KeyAverage* row, bool groupedByInputShape);
     void onMatchChanged(int index, int total);
@@ -147,6 +150,7 @@ private:
     DetailsPanel* m_details;
     InfoPanel* m_info;
     KernelPanel* m_kernels;
+    OverviewPage* m_overview;
     OperatorPanel* m_operators;
     MemoryView* m_memory;
     RangePanel* m_range;
