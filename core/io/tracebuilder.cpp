@@ -7,6 +7,7 @@
 #include "util/hash.h"
 #include "util/largeallocator.h"
 #include "util/nearsort.h"
+#include "util/textescape.h"
 
 #include <algorithm>
 #include <atomic>
@@ -563,6 +564,11 @@ void TraceBuilder::addTopLevel(std::string_view key, std::string_view rawValue)
     std::string canon;
     canonicalJson(rawValue, canon);
     TraceMetadata& md = d->trace.metadata();
+    // A repeated key's last value counts (as with Python's json), usable or not.
+    if (key == "schemaVersion") md.schemaVersion.reset();
+    if (key == "baseTimeNanoseconds") md.baseTimeNs.reset();
+    if (key == "displayTimeUnit") md.displayTimeUnit.clear();
+    if (key == "traceName") md.traceName.clear();
     try {
         const auto j = nlohmann::json::parse(canon);
         if (key == "schemaVersion" && j.is_number_integer())
@@ -624,8 +630,8 @@ std::vector<std::string> TraceBuilder::warnings() const
     add(d->unmatchedB, "'B' events had no matching 'E' and were ended at the last time on their row");
     for (int c = 0; c < 128; ++c)
         if (d->unsupported[c])
-            add(d->unsupported[c],
-                std::string("events of phase '") + char(c) + "' are not supported and were skipped");
+            add(d->unsupported[c], "events of phase '" + escapeText(std::string(1, char(c))) +
+                                       "' are not supported and were skipped");
     return w;
 }
 
