@@ -4,6 +4,7 @@
 #include "io/tracereader.h"
 #include "readertestutil.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 #include <set>
 
@@ -262,6 +263,28 @@ private slots:
         const LoadResult clean = loadTraceData("{\"traceEvents\": [" + std::string(kEvent) + "]}");
         QVERIFY(clean.ok());
         QVERIFY(clean.warnings.empty());
+    }
+
+    // Top-level keys are stored in file order with the last value of each: a file of very many keys
+    // must load in time linear in its size (a linear search per key took minutes at this size).
+    void manyTopLevelKeys()
+    {
+        constexpr int kKeys = 400000;
+        std::string text = "{";
+        for (int i = 0; i < kKeys; ++i)
+            text += "\"key" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+        text += "\"key7\": \"last\", \"traceEvents\": [" + std::string(kEvent) + "]}";
+        QElapsedTimer timer;
+        timer.start();
+        const LoadResult r = loadTraceData(text);
+        const qint64 ms = timer.elapsed();
+        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY2(ms < 30000, std::to_string(ms).c_str());
+        const auto& entries = r.trace->metadata().entries;
+        QCOMPARE(entries.size(), size_t(kKeys));
+        QCOMPARE(entries[7].first, std::string("key7"));
+        QCOMPARE(entries[7].second, std::string("\"last\""));
+        QCOMPARE(entries.back().first, "key" + std::to_string(kKeys - 1));
     }
 };
 
