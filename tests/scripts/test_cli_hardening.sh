@@ -67,5 +67,15 @@ fi
 grep -q "no allocations or frees on device cuda:0" "$tmp/err" || fail "unexpected message: $(cat "$tmp/err")"
 grep -qF "$tmp/mem.json" "$tmp/err" || fail "export-memory error does not name the trace: $(cat "$tmp/err")"
 
+# 6. The GUI's --screenshot mode reports a failed load on the terminal too (GUI builds only).
+if ldd "$KS_BIN" 2> /dev/null | grep -q Qt6Widgets; then
+    if QT_QPA_PLATFORM=offscreen "$KS_BIN" --screenshot "$tmp/shot.png" "$tmp/$(printf 'no\033[2Jsuch').json" \
+        2> "$tmp/err"; then
+        fail "--screenshot of a missing file exited 0"
+    fi
+    unsafe "$tmp/err" && fail "raw bytes from the path in --screenshot's error: $(od -c "$tmp/err" | grep -m2 033)"
+    grep -qF 'no\x1b[2Jsuch.json: ' "$tmp/err" || fail "--screenshot error: $(cat "$tmp/err")"
+fi
+
 [ $failed -eq 0 ] && echo "ok"
 exit $failed
