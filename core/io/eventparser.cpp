@@ -1,15 +1,14 @@
 #include "io/eventparser.h"
 
 #include "io/jsonscan.h"
+#include "io/keyrepeats.h"
 #include "io/numparse.h"
 #include "model/args.h"
 #include "util/hash.h"
 
-#include <algorithm>
 #include <cstring>
 #include <simdjson.h>
 #include <string>
-#include <vector>
 
 namespace ks {
 
@@ -25,57 +24,11 @@ inline bool keyIs(const char* k, const char (&lit)[N])
     return std::memcmp(k, lit, N - 1) == 0 && k[N - 1] == '"';
 }
 
-inline bool parseDigitsKey(std::string_view s, int64_t& out)
-{
-    if (s.empty() || s.size() > 19) return false;
-    size_t i = 0;
-    bool neg = false;
-    if (s[0] == '-') {
-        neg = true;
-        i = 1;
-        if (s.size() == 1) return false;
-    }
-    int64_t v = 0;
-    for (; i < s.size(); ++i) {
-        if (s[i] < '0' || s[i] > '9') return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    out = neg ? -v : v;
-    return true;
-}
-
 inline std::string_view trimRight(std::string_view s)
 {
     while (!s.empty() && isJsonSpace(s.back()))
         s.remove_suffix(1);
     return s;
-}
-
-// A syntactically valid JSON number (simdjson rejects some valid ones, e.g. 1e999, as out of range).
-bool isNumberSyntax(std::string_view t)
-{
-    size_t i = 0;
-    const size_t n = t.size();
-    if (i < n && t[i] == '-') ++i;
-    const size_t intStart = i;
-    while (i < n && t[i] >= '0' && t[i] <= '9')
-        ++i;
-    if (i == intStart) return false;
-    if (i < n && t[i] == '.') {
-        const size_t f = ++i;
-        while (i < n && t[i] >= '0' && t[i] <= '9')
-            ++i;
-        if (i == f) return false;
-    }
-    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-        ++i;
-        if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
-        const size_t x = i;
-        while (i < n && t[i] >= '0' && t[i] <= '9')
-            ++i;
-        if (i == x) return false;
-    }
-    return i == n;
 }
 
 } // namespace
@@ -93,25 +46,7 @@ struct EventParser::Impl {
     const char* tooDeepAt = nullptr;
     // Repeated keys of the event being parsed: counted once the event parsed (a failed event is
     // parsed again by the recovery).
-    uint32_t eventDuplicates = 0;
-    const char* eventFirstDuplicate = nullptr;
-    std::vector<std::string_view> unknownKeys;
-
-    void noteDuplicate(const char* key)
-    {
-        if (eventDuplicates++ == 0) eventFirstDuplicate = key;
-    }
-
-    // The raw (still escaped) text of the key starting just past its opening quote.
-    static std::string_view rawKey(const char* k)
-    {
-        const char* q = k;
-        while (*q != '"') {
-            if (*q == '\\') ++q;
-            ++q;
-        }
-        return std::string_view(k, size_t(q - k));
-    }
+    KeyRepeats repeats;
 
     // Depths count the containers around a value: the events array is 1, an event 2, its args 3.
     static constexpr size_t kEventDepth = 2;
@@ -281,7 +216,7 @@ struct EventParser::Impl {
         if (t == ondemand::json_type::string) {
             std::string_view s;
             if (auto err = v.get_string().get(s)) return err;
-            if (!parseDigitsKey(s, num)) str = intern(s);
+            if (!parseRowKeyNumber(s, num)) str = intern(s);
             return SUCCESS;
         }
         if (t == ondemand::json_type::null) return validate(v, kEventDepth + 1);
@@ -441,10 +376,7 @@ struct EventParser::Impl {
     // what an earlier occurrence set.
     error_code parseEvent(ondemand::object& obj, RawEvent& ev)
     {
-        eventDuplicates = 0;
-        eventFirstDuplicate = nullptr;
-        unknownKeys.clear();
-        uint32_t seen = 0;
+        repeats.begin();
         for (auto fieldRes : obj) {
             ondemand::field f;
             if (auto err = std::move(fieldRes).get(f)) return err;
@@ -452,10 +384,7 @@ struct EventParser::Impl {
             ondemand::value v = f.value();
             error_code err = SUCCESS;
             bool known = true;
-            auto once = [&](uint32_t bit) {
-                if (seen & bit) noteDuplicate(k);
-                seen |= bit;
-            };
+            auto once = [&](uint32_t bit) { repeats.known(bit, k); };
             switch (k[0]) {
             case 'p':
                 if (keyIs(k, "ph")) {
@@ -544,14 +473,7 @@ struct EventParser::Impl {
                 break;
             }
             if (!known) {
-                // Unknown keys are rare: a linear search is cheaper than hashing every event's keys.
-                // Past kMaxTracked keys, further repeats go uncounted rather than cost quadratic time.
-                constexpr size_t kMaxTracked = 64;
-                const std::string_view raw = rawKey(k);
-                if (std::find(unknownKeys.begin(), unknownKeys.end(), raw) != unknownKeys.end())
-                    noteDuplicate(k);
-                else if (unknownKeys.size() < kMaxTracked)
-                    unknownKeys.push_back(raw);
+                repeats.unknown(k);
                 err = validate(v, kEventDepth + 1);
             }
             if (err) return err;
@@ -623,11 +545,11 @@ void EventParser::Impl::parse(const char* buffer, size_t textSize, size_t capaci
                 return;
             }
             ++out.counters.events;
-            if (eventDuplicates) {
-                out.counters.duplicateKeys += eventDuplicates;
+            if (repeats.count()) {
+                out.counters.duplicateKeys += repeats.count();
                 if (out.firstDuplicateOffset == SIZE_MAX) {
-                    out.firstDuplicateOffset = size_t(eventFirstDuplicate - 1 - text);
-                    out.firstDuplicateKey = rawKey(eventFirstDuplicate);
+                    out.firstDuplicateOffset = size_t(repeats.first() - 1 - text);
+                    out.firstDuplicateKey = KeyRepeats::rawKey(repeats.first());
                 }
             }
             if (ev.ph == 0) {

@@ -19,7 +19,10 @@ private slots:
         };
         row("plain", "aten::add_ (x)", "aten::add_ (x)");
         row("esc", "\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m");
-        row("bel cr tab nl", "a\x07" "b\rc\td\ne", "a\\x07b\\x0dc\\x09d\\x0ae");
+        row("bel cr tab nl",
+            "a\x07"
+            "b\rc\td\ne",
+            "a\\x07b\\x0dc\\x09d\\x0ae");
         row("nul", std::string_view("a\0b", 3), "a\\x00b");
         row("del", "a\x7f", "a\\x7f");
         row("invalid utf-8", "bad\xff\xfe\xc0\xaf", "bad\\xff\\xfe\\xc0\\xaf");
