@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "io/tracereader.h"
+#include "util/textescape.h"
 
 #include <cstdio>
 
@@ -13,34 +14,37 @@ int runInfo(const Args& args)
     }
     const LoadResult r = loadTraceFile(args[0]);
     if (!r.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", args[0].c_str(), r.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(args[0]).c_str(),
+                     escapeText(r.error).c_str());
         return 1;
     }
     for (const auto& w : r.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
     const Trace& t = *r.trace;
-    std::printf("file: %s\n", args[0].c_str());
+    std::printf("file: %s\n", escapeText(args[0]).c_str());
     std::printf("events: %llu (%.1f MB of JSON%s) loaded in %.3f s, model %.1f MB\n",
-                (unsigned long long)r.stats.events, r.stats.jsonBytes / 1e6, r.stats.compressed ? ", gzip" : "",
-                r.stats.seconds, t.bytesUsed() / 1e6);
+                (unsigned long long)r.stats.events, r.stats.jsonBytes / 1e6,
+                r.stats.compressed ? ", gzip" : "", r.stats.seconds, t.bytesUsed() / 1e6);
     std::printf("phases:");
     for (int c = 0; c < 128; ++c)
         if (r.stats.byPhase[c])
-            std::printf(" %c=%llu", c, (unsigned long long)r.stats.byPhase[c]);
+            std::printf(" %s=%llu", escapeText(std::string(1, char(c))).c_str(),
+                        (unsigned long long)r.stats.byPhase[c]);
     std::printf("\n");
     std::printf("slices %zu, flows %zu, memory events %zu, steps %zu, counters %zu\n", t.sliceCount(),
                 t.flows().size(), t.memoryEvents().size(), t.steps().size(), t.counterCount());
     for (size_t p = 0; p < t.processCount(); ++p) {
         const Process& proc = t.process(ProcessId(uint32_t(p)));
-        std::printf("%s\n", t.processLabel(proc.id).c_str());
+        std::printf("%s\n", escapeText(t.processLabel(proc.id)).c_str());
         for (size_t k = 0; k < proc.tracks.size(); ++k) {
             const Track& tr = t.track(proc.tracks[k]);
-            std::printf("  %-40s %-15s %zu slices, %zu instants\n", t.trackLabel(tr.id).c_str(),
+            std::printf("  %-40s %-15s %zu slices, %zu instants\n", escapeText(t.trackLabel(tr.id)).c_str(),
                         trackKindName(tr.kind), tr.slices.size(), tr.instants.size());
         }
     }
     for (const auto& [k, v] : t.metadata().entries)
-        std::printf("%s: %.100s%s\n", k.c_str(), v.c_str(), v.size() > 100 ? "..." : "");
+        std::printf("%s: %.100s%s\n", escapeText(k).c_str(), escapeText(v).c_str(),
+                    v.size() > 100 ? "..." : "");
     return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "io/bytesource.h"
 
+#include "util/textescape.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -184,17 +186,17 @@ std::unique_ptr<ByteSource> openByteSource(const std::string& path, std::string&
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        error = "cannot open " + path + ": " + std::strerror(errno);
+        error = "cannot open " + escapeText(path) + ": " + std::strerror(errno);
         return nullptr;
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
-        error = "cannot stat " + path + ": " + std::strerror(errno);
+        error = "cannot stat " + escapeText(path) + ": " + std::strerror(errno);
         ::close(fd);
         return nullptr;
     }
     if (S_ISDIR(st.st_mode)) {
-        error = path + " is a directory";
+        error = escapeText(path) + " is a directory";
         ::close(fd);
         return nullptr;
     }
