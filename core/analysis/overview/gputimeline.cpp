@@ -20,7 +20,10 @@ bool containsNoCase(std::string_view text, std::string_view needle)
     return false;
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
 
 // Strips ROCm's optional ".kd" code-object suffix before the exact-name tests below.
 std::string_view withoutKd(std::string_view name)
@@ -75,9 +78,10 @@ const std::vector<IntervalUnion::Span>& IntervalUnion::spans()
     m_scratch.reserve(m_spans.size() + m_pending.size());
     size_t i = 0, j = 0;
     while (i < m_spans.size() || j < m_pending.size()) {
-        const Span s = (j == m_pending.size() || (i < m_spans.size() && m_spans[i].start <= m_pending[j].start))
-                           ? m_spans[i++]
-                           : m_pending[j++];
+        const Span s =
+            (j == m_pending.size() || (i < m_spans.size() && m_spans[i].start <= m_pending[j].start))
+                ? m_spans[i++]
+                : m_pending[j++];
         if (!m_scratch.empty() && s.start <= m_scratch.back().end)
             m_scratch.back().end = std::max(m_scratch.back().end, s.end);
         else
@@ -96,7 +100,10 @@ TimeNs IntervalUnion::lengthOf(const std::vector<Span>& spans)
     return total;
 }
 
-TimeNs IntervalUnion::length() { return lengthOf(spans()); }
+TimeNs IntervalUnion::length()
+{
+    return lengthOf(spans());
+}
 
 void IntervalUnion::clear()
 {
@@ -104,7 +111,8 @@ void IntervalUnion::clear()
     m_pending.clear();
 }
 
-std::vector<IntervalUnion::Span> IntervalUnion::subtract(const std::vector<Span>& a, const std::vector<Span>& b)
+std::vector<IntervalUnion::Span> IntervalUnion::subtract(const std::vector<Span>& a,
+                                                         const std::vector<Span>& b)
 {
     std::vector<Span> out;
     size_t k = 0;
@@ -126,9 +134,15 @@ void GpuTimeline::add(TimeNs start, TimeNs end, GpuWorkClass cls)
 {
     m_all.add(start, end);
     switch (cls) {
-    case GpuWorkClass::Computation: m_comp.add(start, end); break;
-    case GpuWorkClass::Communication: m_comm.add(start, end); break;
-    case GpuWorkClass::Memcpy: m_memcpy.add(start, end); break;
+    case GpuWorkClass::Computation:
+        m_comp.add(start, end);
+        break;
+    case GpuWorkClass::Communication:
+        m_comm.add(start, end);
+        break;
+    case GpuWorkClass::Memcpy:
+        m_memcpy.add(start, end);
+        break;
     }
 }
 

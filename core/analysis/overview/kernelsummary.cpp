@@ -35,7 +35,10 @@ void unionPerKey(std::vector<KeyedSpan>& spans, std::vector<std::pair<SliceRef, 
 
 namespace {
 
-double us(TimeNs ns) { return double(ns) / 1000.0; }
+double us(TimeNs ns)
+{
+    return double(ns) / 1000.0;
+}
 
 TimeNs lookup(const std::vector<std::pair<SliceRef, TimeNs>>& v, SliceRef key)
 {
@@ -80,8 +83,8 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
 
     auto categoryOf = [&](SliceRef op) -> std::string_view {
         auto it = firstKernel.find(op);
-        return categorizeOp(trace.sliceName(op), it == firstKernel.end() ? std::string_view()
-                                                                          : trace.str(it->second.second));
+        return categorizeOp(trace.sliceName(op),
+                            it == firstKernel.end() ? std::string_view() : trace.str(it->second.second));
     };
 
     std::map<std::string_view, OpsSummaryRow> byName;
@@ -118,8 +121,9 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
         row.category = std::string(name);
         out.categories.push_back(row);
     }
-    std::stable_sort(out.categories.begin(), out.categories.end(),
-                     [](const CategorySummaryRow& a, const CategorySummaryRow& b) { return a.directMs > b.directMs; });
+    std::stable_sort(
+        out.categories.begin(), out.categories.end(),
+        [](const CategorySummaryRow& a, const CategorySummaryRow& b) { return a.directMs > b.directMs; });
     cum = 0;
     for (CategorySummaryRow& r : out.categories) {
         r.percent = totalDirect > 0 ? r.directMs * 1000.0 / totalDirect * 100.0 : 0;

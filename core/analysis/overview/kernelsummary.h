@@ -26,9 +26,9 @@ struct KernelSummaryRow {
 // One row of ops_summary.csv: kernel launchers grouped by name.
 struct OpsSummaryRow {
     std::string name;
-    double directUs = 0;  // sum over launchers of the union of their own kernels (no NCCL)
-    double subtreeUs = 0; // sum over launchers of the union of all GPU work under them
-    uint64_t count = 0;   // launcher events
+    double directUs = 0;                 // sum over launchers of the union of their own kernels (no NCCL)
+    double subtreeUs = 0;                // sum over launchers of the union of all GPU work under them
+    uint64_t count = 0;                  // launcher events
     std::vector<std::string> categories; // sorted
     double percent = 0;
     double cumulativePercent = 0;

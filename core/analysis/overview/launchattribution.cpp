@@ -69,7 +69,8 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
                 if (!it.launcher.valid()) it.launcher = it.runtime;
             }
             m_seen[t] = uint32_t(row + 1);
-            const TimeNs at = it.runtime.valid() ? trace.slices(it.runtime.track).start(it.runtime.index) : it.start;
+            const TimeNs at =
+                it.runtime.valid() ? trace.slices(it.runtime.track).start(it.runtime.index) : it.start;
             if (!m_window.contains(at)) continue;
             m_items.push_back(it);
         }

@@ -216,7 +216,10 @@ const std::unordered_map<std::string_view, const OpInfo*>& registry()
     return map;
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
 
 } // namespace
 
