@@ -27,6 +27,12 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
 {
     const size_t before = m_items.size();
     if (m_seen.size() < trace.trackCount()) m_seen.resize(trace.trackCount(), 0);
+    const Column<Flow>& flows = trace.flows();
+    for (; m_flowsSeen < flows.size(); ++m_flowsSeen) {
+        const Flow& f = flows[m_flowsSeen];
+        if (f.hasFrom && f.hasTo && f.from().valid() && f.to().valid() && isGpuWorkKind(trace.sliceKind(f.to())))
+            m_flowTargets.insert(f.to());
+    }
     for (uint32_t t = 0; t < trace.trackCount(); ++t) {
         const Track& track = trace.track(TrackId(t));
         if (!isGpuTrack(trace, track)) continue;
@@ -50,6 +56,12 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
             it.stream = track.stream;
             it.device = device;
             it.runtime = links.launchOf(it.work);
+            if (it.runtime.valid() && !m_flowTargets.empty() && !m_flowTargets.count(it.work)) {
+                // TraceLens follows ac2g flows; work whose flow is incomplete (ROCm's synchronous
+                // hipMemset writes no 's' end) stays out of its tree. Graph launches join by id.
+                const std::string_view launch = trace.sliceName(it.runtime);
+                if (launch != "cudaGraphLaunch" && launch != "hipGraphLaunch") it.runtime = SliceRef();
+            }
             if (it.runtime.valid()) {
                 // Walk up from the launch: the innermost cpu_op is the parent op; the launcher skips
                 // "execute" pass-through ops. A runtime call nested in another one stops the search

@@ -4,6 +4,7 @@
 #include "model/trace.h"
 
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
 namespace ks {
@@ -36,6 +37,10 @@ struct GpuWorkItem {
 
 // Every piece of GPU work of a trace with its launch chain, gathered once for all overview analyses.
 //
+// Linking follows TraceLens: GPU work is linked to its runtime call only through a complete ac2g
+// flow (both the 's' and the 'f' end present), except graph launches, which link by correlation.
+// Traces without any complete flow to GPU work fall back to Kinetoscope's correlation join.
+//
 // Incremental: update() takes only the rows appended to each GPU track since the previous call, so a
 // live session's overview grows batch by batch. Work whose launch is not linked when it is first
 // seen stays unlinked.
@@ -58,6 +63,8 @@ private:
     TimeWindow m_window;
     std::vector<GpuWorkItem> m_items;
     std::vector<uint32_t> m_seen; // per track: rows already taken
+    std::unordered_set<SliceRef> m_flowTargets; // GPU slices at the end of a complete flow
+    size_t m_flowsSeen = 0;
 };
 
 } // namespace ks
