@@ -30,7 +30,8 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
     const Column<Flow>& flows = trace.flows();
     for (; m_flowsSeen < flows.size(); ++m_flowsSeen) {
         const Flow& f = flows[m_flowsSeen];
-        if (f.hasFrom && f.hasTo && f.from().valid() && f.to().valid() && isGpuWorkKind(trace.sliceKind(f.to())))
+        if (f.hasFrom && f.hasTo && f.from().valid() && f.to().valid() &&
+            isGpuWorkKind(trace.sliceKind(f.to())))
             m_flowTargets.insert(f.to());
     }
     for (uint32_t t = 0; t < trace.trackCount(); ++t) {

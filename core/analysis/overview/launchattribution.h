@@ -62,7 +62,7 @@ public:
 private:
     TimeWindow m_window;
     std::vector<GpuWorkItem> m_items;
-    std::vector<uint32_t> m_seen; // per track: rows already taken
+    std::vector<uint32_t> m_seen;               // per track: rows already taken
     std::unordered_set<SliceRef> m_flowTargets; // GPU slices at the end of a complete flow
     size_t m_flowsSeen = 0;
 };

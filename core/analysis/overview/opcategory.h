@@ -28,6 +28,7 @@ enum class PerfVariant : uint8_t {
     GroupNormBwd,
     InstanceNorm,
     RmsNorm,
+    RmsNormBwd,
     UnaryOp,
     BinaryOp,
     ReduceOp,

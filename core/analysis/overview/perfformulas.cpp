@@ -438,6 +438,17 @@ std::optional<PerfEstimate> norm(const OpCall& c)
         bias = mask[2];
         backward = true;
         break;
+    case PerfVariant::RmsNormBwd:
+        // (grad_out, input, normalized_shape, rstd, weight, output_mask)
+        in = 1;
+        if (!parseIntListText(ci.str(2), tmp)) return std::nullopt;
+        channels = product(tmp);
+        if (!parseBoolListText(ci.str(5), mask) || mask.size() < 2) return std::nullopt;
+        affine = d.isTensor(4);
+        bias = false;
+        training = false;
+        backward = true;
+        break;
     case PerfVariant::GroupNorm:
         // group_norm (input, num_groups, weight, bias, ...); native_group_norm (input, weight, bias, ...)
         affine = d.isTensor(2) || d.isTensor(1);
@@ -484,6 +495,15 @@ std::optional<PerfEstimate> norm(const OpCall& c)
     if (v == PerfVariant::RmsNorm) {
         e.flops = n / C * (2 * C + 2) + n * (affine ? 2 : 1);
         if (bpe > 0) e.bytes = n * bpe * 2 + (affine ? C * bpe : 0);
+        return e;
+    }
+    if (v == PerfVariant::RmsNormBwd) {
+        // grad_out * weight, x_hat, then grad_in from a dot product; grad_weight when asked.
+        double f = (affine ? n : 0) + n;
+        if (mask[0]) f += 6 * n;
+        if (mask[1] && affine) f += n + (n / C > 1 ? n : 0);
+        e.flops = f;
+        if (bpe > 0) e.bytes = n * bpe * 3 + (affine ? C * bpe * 2 : 0);
         return e;
     }
     if (!backward) {
