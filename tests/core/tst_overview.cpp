@@ -362,15 +362,17 @@ private slots:
         std::ifstream in(dir.path().toStdString() + "/gpu_timeline.csv");
         std::stringstream text;
         text << in.rdbuf();
-        QCOMPARE(text.str(), std::string("type,time ms,percent\n"
-                                         "computation_time,0.0016,64.0\n"
-                                         "exposed_comm_time,0.0004,16.0\n"
-                                         "exposed_memcpy_time,0.0005,20.0\n"
-                                         "busy_time,0.0025,100.0\n"
-                                         "idle_time,0.0,0.0\n"
-                                         "total_time,0.0025,100.0\n"
-                                         "total_comm_time,0.0015,60.0\n"
-                                         "total_memcpy_time,0.0007,28.000000000000004\n" // as Python prints 700/2500*100));
+        // 700/2500*100 prints as Python prints it.
+        const std::string expected = "type,time ms,percent\n"
+                                     "computation_time,0.0016,64.0\n"
+                                     "exposed_comm_time,0.0004,16.0\n"
+                                     "exposed_memcpy_time,0.0005,20.0\n"
+                                     "busy_time,0.0025,100.0\n"
+                                     "idle_time,0.0,0.0\n"
+                                     "total_time,0.0025,100.0\n"
+                                     "total_comm_time,0.0015,60.0\n"
+                                     "total_memcpy_time,0.0007,28.000000000000004\n";
+        QCOMPARE(text.str(), expected);
         const std::string json = overviewJson(r);
         QVERIFY(json.find("\"gpu_timeline\":{\"computation_time\":0.0016,") != std::string::npos);
     }
