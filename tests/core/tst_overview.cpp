@@ -341,6 +341,19 @@ private slots:
         QCOMPARE(ln->flops, 6.0 * 16 + 5.0 * 256);
         QCOMPARE(*ln->bytes, 256.0 * 8 + 6.0 * 16 * 4);
 
+        // 3x3 convolution, stride 2, padding 1, with bias: output 8x8, 2*Cin*k*k FLOPs per output.
+        QVERIFY(dims.parse("[[2,4,16,16],[8,4,3,3],[8],[],[],[],[],[],[]]"));
+        QVERIFY(types.parse(
+            R"(["float","float","float","ScalarList","ScalarList","ScalarList","Scalar","ScalarList","Scalar"])"));
+        QVERIFY(strides.parse("[[1024,256,16,1],[36,9,3,1],[1],[],[],[],[],[],[]]"));
+        QVERIFY(concrete.parse(R"(["","","","[2, 2]","[1, 1]","[1, 1]","False","[0, 0]","1"])"));
+        auto conv = run("aten::convolution");
+        QVERIFY(conv);
+        const double outElems = 2.0 * 8 * 8 * 8;
+        QCOMPARE(conv->flops, outElems * 2 * 4 * 9 + outElems);
+        QCOMPARE(*conv->bytes, (2.0 * 4 * 16 * 16 + 8 * 4 * 9 + 8 + outElems) * 4);
+        QCOMPARE(conv->params[7].second.text, std::string("(2, 2)"));
+
         // Shapes that do not fit the model give no estimate.
         QVERIFY(dims.parse("[[2,3,4],[5,6]]"));
         QVERIFY(!run("aten::mm"));

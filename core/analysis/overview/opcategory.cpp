@@ -20,7 +20,7 @@ struct Entry {
 
 // Transcribed from TraceLens's torch_op_mapping.py (op_to_perf_model_class_map, the elementwise,
 // norm and reduce lists, CATEGORY_ONLY_OP_MAPPING). Ops TraceLens models but Kinetoscope does not
-// yet (convolution, grouped GEMM, vendor kernels) keep their category and have no family.
+// yet (fused conv, grouped GEMM, vendor kernels) keep their category and have no family.
 const Entry kEntries[] = {
     // GEMM
     {"aten::mm", {"GEMM", "GEMM", F::Gemm, V::Mm}},
@@ -79,9 +79,9 @@ const Entry kEntries[] = {
     {"aten::_scaled_dot_product_flash_attention_backward", {"SDPA_bwd", "", F::None, V::None}},
     {"aten::_efficient_attention_forward", {"SDPA_fwd", "", F::None, V::None}},
     {"aten::_efficient_attention_backward", {"SDPA_bwd", "", F::None, V::None}},
-    // Convolution (category only in Kinetoscope for now)
-    {"aten::convolution", {"CONV_fwd", "", F::None, V::None}},
-    {"aten::convolution_backward", {"CONV_bwd", "", F::None, V::None}},
+    // Convolution (the fused ConvBias ops keep only their category)
+    {"aten::convolution", {"CONV_fwd", "CONV", F::Conv, V::ConvFwd}},
+    {"aten::convolution_backward", {"CONV_bwd", "CONV", F::Conv, V::ConvBwd}},
     {"ConvBias_", {"CONV_fwd", "", F::None, V::None}},
     {"ConvBiasReLU_", {"CONV_fwd", "", F::None, V::None}},
     {"ConvBias_Backward", {"CONV_bwd", "", F::None, V::None}},

@@ -6,7 +6,7 @@
 namespace ks {
 
 // Which performance model computes an op's FLOPs and bytes (TraceLens PerfModel/perf_model.py).
-enum class PerfFamily : uint8_t { None, Gemm, Sdpa, Unary, Binary, Reduce, Norm };
+enum class PerfFamily : uint8_t { None, Gemm, Sdpa, Conv, Unary, Binary, Reduce, Norm };
 
 // The op-level variant inside a family: where the shapes sit in "Input Dims" differs per op.
 enum class PerfVariant : uint8_t {
@@ -19,6 +19,8 @@ enum class PerfVariant : uint8_t {
     SdpaFlash,     // aten::_scaled_dot_product_flash_attention: dropout/causal at Concrete Inputs 3/4
     SdpaEfficient, // aten::_scaled_dot_product_efficient_attention: 5/6
     SdpaCudnn,     // aten::_scaled_dot_product_cudnn_attention: 5/6
+    ConvFwd,       // aten::convolution
+    ConvBwd,       // aten::convolution_backward
     BatchNorm,
     BatchNormBwd,
     BatchNormBwdCudnn, // cudnn_/miopen_batch_norm_backward: input first, not training

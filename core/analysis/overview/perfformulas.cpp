@@ -247,6 +247,89 @@ std::optional<PerfEstimate> sdpa(const OpCall& c)
     return e;
 }
 
+// --- convolution -----------------------------------------------------------------------------
+
+// A stride/padding/dilation string such as "[2, 2]" (one value stands for every spatial dim); the
+// default when the argument is empty.
+bool convTuple(std::string_view text, size_t ndims, int64_t fallback, std::vector<int64_t>& out)
+{
+    if (text.empty()) {
+        out.assign(ndims, fallback);
+        return true;
+    }
+    if (!parseIntListText(text, out) || out.empty()) return false;
+    if (out.size() == 1) out.assign(ndims, out[0]);
+    return out.size() == ndims;
+}
+
+std::optional<PerfEstimate> conv(const OpCall& c)
+{
+    const OpArgList& d = *c.dims;
+    const OpArgList& ci = *c.concrete;
+    const bool bwd = c.info->variant == PerfVariant::ConvBwd;
+    // forward: (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+    // backward: (grad_output, input, weight, bias_sizes, stride, ..., groups, output_mask)
+    const size_t x = bwd ? 1 : 0, w = x + 1, a = bwd ? 4 : 3;
+    if (!d.isIntList(x) || !d.isIntList(w)) return std::nullopt;
+    const std::vector<int64_t> xs = d.ints(x), ws = d.ints(w);
+    if (xs.size() < 3 || xs.size() > 5 || ws.size() != xs.size()) return std::nullopt;
+    const size_t nd = xs.size() - 2;
+    std::vector<int64_t> stride, padding, dilation, outPad;
+    if (!convTuple(ci.str(a), nd, 1, stride) || !convTuple(ci.str(a + 1), nd, 0, padding) ||
+        !convTuple(ci.str(a + 2), nd, 1, dilation) || !convTuple(ci.str(a + 4), nd, 0, outPad))
+        return std::nullopt;
+    const bool transposed = ci.str(a + 3) == "True";
+    int64_t groups = 0;
+    const std::string_view g = ci.str(a + 5);
+    if (std::from_chars(g.data(), g.data() + g.size(), groups).ec != std::errc()) return std::nullopt;
+    const std::string_view ti = c.types->str(x), tw = c.types->str(w);
+    if (ti != tw) return std::nullopt; // TraceLens rejects mixed input/weight dtypes
+    // A bias is a given tensor (TraceLens's forward model tests len(Input Dims) == 3 instead, which a
+    // Kineto trace never has; see docs/analyze.md).
+    const bool bias = d.isTensor(bwd ? 3 : 2);
+    std::vector<int64_t> out{xs[0], transposed ? ws[1] : ws[0]};
+    for (size_t i = 0; i < nd; ++i) {
+        const int64_t in = xs[2 + i], k = ws[2 + i];
+        out.push_back(
+            transposed
+                ? (in - 1) * stride[i] - 2 * padding[i] + dilation[i] * (k - 1) + outPad[i] + 1
+                : int64_t(double(in + 2 * padding[i] - dilation[i] * (k - 1) - 1) / double(stride[i]) + 1));
+    }
+    PerfEstimate e;
+    const char* convNd = nd == 1 ? "conv1d" : nd == 2 ? "conv2d" : "conv3d";
+    e.params = {{"convNd", pv(convNd)},
+                {"input_shape", pv(pyTuple(xs))},
+                {"filter_shape", pv(pyTuple(ws))},
+                {"dtype_input_weight", pv(pyTupleOfStrings({{ti, true}, {tw, true}}))},
+                {"input_stride", pv(c.strides->isIntList(x) ? pyTuple(c.strides->ints(x)) : "None")},
+                {"weight_stride", pv(c.strides->isIntList(w) ? pyTuple(c.strides->ints(w)) : "None")},
+                {"bias", pv(pyBool(bias))},
+                {"stride", pv(pyTuple(stride))},
+                {"padding", pv(pyTuple(padding))},
+                {"dilation", pv(pyTuple(dilation))},
+                {"transposed_conv", pv(pyBool(transposed))},
+                {"output_padding", pv(pyTuple(outPad))},
+                {"groups", pv(std::to_string(groups))}};
+    const double px = product(xs), pw = product(ws), po = product(out);
+    const double perOut = 2 * product(std::vector<int64_t>(ws.begin() + 1, ws.end()));
+    const double batch = double(xs[0]);
+    const int bpe = bytesPerElement(ti);
+    if (!bwd) {
+        e.flops = (transposed ? px : po) * perOut + (bias ? po : 0);
+        if (bpe > 0) e.bytes = (px + pw + (bias ? double(out[1]) : 0) + po) * bpe;
+        return e;
+    }
+    // Input gradient: a (transposed) convolution of the output gradient with the weights; weight
+    // gradient: input x output gradient over batch and space.
+    const double outSpatial = po / (batch * double(out[1])), inSpatial = px / (batch * double(xs[1]));
+    const double inputGrad = (transposed ? px : po) * perOut;
+    const double weightGrad = pw * 2 * batch * (transposed ? inSpatial : outSpatial);
+    e.flops = inputGrad + weightGrad + (bias ? po : 0);
+    // TraceLens adds the bias gradient as elements, not bytes; kept for comparability.
+    if (bpe > 0) e.bytes = 2 * (po + pw + px) * bpe + (bias ? po + double(out[1]) : 0);
+    return e;
+}
+
 // --- elementwise -------------------------------------------------------------------------------
 
 std::optional<PerfEstimate> unary(const OpCall& c)
@@ -659,6 +742,8 @@ std::optional<PerfEstimate> estimatePerf(const OpCall& c)
         return gemm(c);
     case PerfFamily::Sdpa:
         return sdpa(c);
+    case PerfFamily::Conv:
+        return conv(c);
     case PerfFamily::Unary:
         return unary(c);
     case PerfFamily::Binary:

@@ -46,6 +46,8 @@ namespace {
 std::string sheetName(const OpInfo& info)
 {
     if (info.sheet == "SDPA" || info.sheet == "Reduce") return std::string(info.sheet) + "_fwd";
+    // convolution_backward has its own model (CONV_bwd); the forward model runs on aten::convolution.
+    if (info.sheet == "CONV") return info.category == "CONV_bwd" ? "CONV_bwd" : "CONV_fwd";
     return std::string(info.sheet);
 }
 
