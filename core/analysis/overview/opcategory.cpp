@@ -1,5 +1,7 @@
 #include "analysis/overview/opcategory.h"
 
+#include "analysis/overview/vendorops.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -70,7 +72,7 @@ const Entry kEntries[] = {
     {"aiter::fmha_v3_fwd", {"SDPA_fwd", "", F::None, V::None}},
     {"aiter::mha_bwd", {"SDPA_bwd", "", F::None, V::None}},
     {"flash_attn_3::fwd", {"SDPA_fwd", "", F::None, V::None}},
-    {"vllm::unified_attention_with_output", {"SDPA_fwd", "", F::None, V::None}},
+    {"vllm::unified_attention_with_output", {"InferenceAttention", "", F::None, V::None}},
     {"EvoformerAttention", {"SDPA_fwd", "", F::None, V::None}},
     {"FlashAttnFuncBackward", {"SDPA_bwd", "", F::None, V::None}},
     {"FusedAttnFuncBackward", {"SDPA_bwd", "", F::None, V::None}},
@@ -211,6 +213,13 @@ const std::unordered_map<std::string_view, const OpInfo*>& registry()
         std::unordered_map<std::string_view, const OpInfo*> m;
         for (const Entry& e : kEntries)
             m.emplace(e.name, &e.info);
+        // Vendor ops share one OpInfo per category; the strings live in static tables.
+        static std::unordered_map<std::string_view, OpInfo> byCategory;
+        for (const VendorOp& v : vendorOps()) {
+            OpInfo& info = byCategory[v.category];
+            info.category = v.category;
+            m.emplace(v.name, &info);
+        }
         return m;
     }();
     return map;
