@@ -1,19 +1,20 @@
 #include "analysis/overview/gputimeline.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace ks {
 
 namespace {
 
+char asciiLower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+
+// needle is lower case.
 bool containsNoCase(std::string_view text, std::string_view needle)
 {
     if (needle.size() > text.size()) return false;
     for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
         size_t j = 0;
-        while (j < needle.size() &&
-               std::tolower(static_cast<unsigned char>(text[i + j])) == static_cast<unsigned char>(needle[j]))
+        while (j < needle.size() && asciiLower(text[i + j]) == needle[j])
             ++j;
         if (j == needle.size()) return true;
     }

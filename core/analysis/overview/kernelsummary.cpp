@@ -58,7 +58,7 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
     direct.reserve(items.size());
     std::unordered_map<SliceRef, std::pair<TimeNs, StringId>> firstKernel; // launcher -> earliest work
     for (const GpuWorkItem& it : items) {
-        if (!it.runtime.valid() || isCommunicationKernel(trace.str(it.name))) continue;
+        if (!it.runtime.valid() || it.cls == GpuWorkClass::Communication) continue; // NCCL/RCCL by name
         direct.push_back({it.launcher, it.start, it.end});
         auto [pos, added] = firstKernel.try_emplace(it.launcher, it.start, it.name);
         if (!added && it.start < pos->second.first) pos->second = {it.start, it.name};

@@ -53,7 +53,10 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
             it.end = st.end(row);
             it.name = st.name(row);
             it.kind = kind;
-            it.cls = classifyGpuWork(kind, trace.str(it.name));
+            const uint64_t classKey = (uint64_t(it.name.value) << 8) | uint8_t(kind);
+            auto [cls, added] = m_classOf.try_emplace(classKey, GpuWorkClass::Computation);
+            if (added) cls->second = classifyGpuWork(kind, trace.str(it.name));
+            it.cls = cls->second;
             it.stream = track.stream;
             it.device = device;
             it.runtime = links.launchOf(it.work);

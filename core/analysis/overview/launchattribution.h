@@ -4,6 +4,7 @@
 #include "model/trace.h"
 
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -65,6 +66,7 @@ private:
     std::vector<uint32_t> m_seen;               // per track: rows already taken
     std::unordered_set<SliceRef> m_flowTargets; // GPU slices at the end of a complete flow
     size_t m_flowsSeen = 0;
+    std::unordered_map<uint64_t, GpuWorkClass> m_classOf; // (name, kind) -> class: names repeat a lot
 };
 
 } // namespace ks
