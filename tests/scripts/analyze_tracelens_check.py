@@ -31,11 +31,8 @@ import sys
 
 SKIP_PARAMS = {"transpose"}
 # TraceLens reports Kinetoscope does not write (docs/analyze.md); not compared.
-# *_bwd sheets of forward ops need TraceLens's forward/backward linking (CONV_bwd.csv is written:
-# aten::convolution_backward has its own model).
-NOT_WRITTEN = {"ops_unique_args.csv", "unified_perf_summary.csv", "short_kernels_summary.csv", "coll_analysis.csv",
-               "SDPA_bwd.csv", "Reduce_bwd.csv"}
-SKIP_PARAMS_BY_SHEET = {"Reduce_fwd": {"num_output_elems"}}
+NOT_WRITTEN = {"ops_unique_args.csv", "unified_perf_summary.csv", "short_kernels_summary.csv", "coll_analysis.csv"}
+SKIP_PARAMS_BY_SHEET = {"Reduce_fwd": {"num_output_elems"}, "Reduce_bwd": {"num_output_elems"}}
 MERGE_PARAMS_BY_SHEET = {"Normalization": {"is_affine", "has_bias"}}
 
 

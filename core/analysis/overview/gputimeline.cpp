@@ -6,7 +6,10 @@ namespace ks {
 
 namespace {
 
-char asciiLower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+char asciiLower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+}
 
 // needle is lower case.
 bool containsNoCase(std::string_view text, std::string_view needle)

@@ -240,6 +240,20 @@ std::optional<PerfEstimate> sdpa(const OpCall& c)
                 {"causal", pv(pyBool(causal))},
                 {"flash_impl", pv(pyBool(flash))},
                 {"dtype_A_B", pv(pyTupleOfStrings({{c.types->str(0), true}, {c.types->str(1), true}}))}};
+    if (c.backward) {
+        // Recompute of QK^T (flash), dV, dP, dQ, dK; GQA adds the head reduction of dK and dV.
+        const double group = double(q[1] / k[1] - 1);
+        double f = flash ? B * HQ * (2 * NQ * NKV * DQK) : 0;
+        f += B * HQ * (2 * NKV * NQ * DV) + B * NKV * DV * group;
+        f += B * HQ * (2 * NQ * NKV * DV);
+        f += B * HQ * (2 * NQ * NKV * DQK);
+        f += B * HQ * (2 * NKV * NQ * DQK) + B * NKV * DQK * group;
+        e.flops = causal ? f / 2 : f;
+        // Q, K, V and dO read; dQ, dK, dV written (2 bytes each, as TraceLens assumes).
+        e.bytes =
+            (2 * B * NQ * HQ * DQK + 2 * B * NKV * HKV * DQK + 2 * B * NKV * HKV * DV + B * NQ * HQ * DV) * 2;
+        return e;
+    }
     e.flops = B * HQ * (2 * NQ * NKV * DQK) + B * HQ * (2 * NQ * DV * NKV);
     if (causal) e.flops /= 2;
     // TraceLens assumes 2 bytes per element for attention whatever the dtype.

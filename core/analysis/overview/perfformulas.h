@@ -61,6 +61,9 @@ struct OpCall {
     const OpArgList* types = nullptr;
     const OpArgList* strides = nullptr;
     const OpArgList* concrete = nullptr;
+    // The backward pass of a forward op (TraceLens's bwd=True: SDPA_bwd.csv, Reduce_bwd.csv); only
+    // SDPA and reductions have one here.
+    bool backward = false;
 };
 
 // TraceLens's perf model formulas (PerfModel/perf_model.py) for GEMM (mm/addmm/_scaled_mm/bmm/

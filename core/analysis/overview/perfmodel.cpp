@@ -1,5 +1,6 @@
 #include "analysis/overview/perfmodel.h"
 
+#include "analysis/overview/backwardlinks.h"
 #include "analysis/overview/kernelsummary.h"
 #include "analysis/overview/opcategory.h"
 #include "analysis/overview/perfformulas.h"
@@ -51,10 +52,45 @@ std::string sheetName(const OpInfo& info)
     return std::string(info.sheet);
 }
 
-struct Call {
-    SliceRef op;
-    TimeNs kernelNs = 0;
-};
+// TraceLens's backward rows (SDPA_bwd, Reduce_bwd): a forward call linked to its backward pass
+// gets the busy time of all GPU work under the backward slices of it and its descendants.
+template <typename Fn>
+void addBackwardRows(const Trace& trace, const std::vector<GpuWorkItem>& items,
+                     const std::vector<SliceRef>& calls, Fn&& add)
+{
+    if (calls.empty()) return;
+    BackwardLinks links;
+    links.build(trace);
+    if (links.empty()) return;
+    std::unordered_map<SliceRef, std::vector<SliceRef>> callsOfRoot;
+    std::vector<SliceRef> linked;
+    for (SliceRef c : calls) {
+        const std::vector<SliceRef> roots = links.backwardOfSubtree(trace, c);
+        if (roots.empty()) continue; // TraceLens: no backward of its own, no row
+        linked.push_back(c);
+        for (SliceRef r : roots)
+            callsOfRoot[r].push_back(c);
+    }
+    std::vector<KeyedSpan> spans;
+    for (const GpuWorkItem& it : items) {
+        if (!it.runtime.valid()) continue;
+        const SliceTrack& st = trace.slices(it.runtime.track);
+        for (int64_t p = st.parent(it.runtime.index); p >= 0; p = st.parent(size_t(p))) {
+            const auto f = callsOfRoot.find(SliceRef{it.runtime.track, uint32_t(p)});
+            if (f == callsOfRoot.end()) continue;
+            for (SliceRef c : f->second)
+                spans.push_back({c, it.start, it.end});
+        }
+    }
+    std::vector<std::pair<SliceRef, TimeNs>> busy;
+    unionPerKey(spans, busy);
+    for (SliceRef c : linked) {
+        auto it =
+            std::lower_bound(busy.begin(), busy.end(), c,
+                             [](const std::pair<SliceRef, TimeNs>& a, SliceRef k) { return a.first < k; });
+        add(c, it != busy.end() && it->first == c ? it->second : 0);
+    }
+}
 
 } // namespace
 
@@ -114,13 +150,12 @@ std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<G
     struct Group {
         PerfRow row;
         std::vector<double> tb, tf, us;
-        TimeNs firstStart = 0;
     };
     std::map<std::string, std::map<std::string, Group>> sheets; // sheet -> key -> group
     std::map<std::string, std::vector<std::string>> columns;
     OpArgList dims, types, strides, concrete;
     std::string key;
-    for (const auto& [start, ref] : calls) {
+    auto loadCall = [&](SliceRef ref, OpCall& call) {
         const SliceTrack& st = trace.slices(ref.track);
         const ArgsRef args = st.args(ref.index);
         auto load = [&](std::string_view k, OpArgList& out) {
@@ -128,45 +163,63 @@ std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<G
             if (!trace.args().find(args, k, v) || v.type != ArgType::Json) return out.parse("[]");
             return out.parse(v.text);
         };
-        if (!load("Input Dims", dims)) continue;
+        if (!load("Input Dims", dims)) return false;
         load("Input type", types);
         load("Input Strides", strides);
         load("Concrete Inputs", concrete);
-        OpCall call;
         call.name = trace.str(st.name(ref.index));
         call.info = infoOf(st.name(ref.index));
         call.dims = &dims;
         call.types = &types;
         call.strides = &strides;
         call.concrete = &concrete;
-        const std::optional<PerfEstimate> est = estimatePerf(call);
-        if (!est) continue;
-        const std::string sheet = sheetName(*call.info);
-        key.assign(call.name);
-        for (const auto& [k, v] : est->params) {
+        return true;
+    };
+    auto addCall = [&](const std::string& sheet, std::string_view name, const PerfEstimate& est,
+                       TimeNs busyNs) {
+        key.assign(name);
+        for (const auto& [k, v] : est.params) {
             key += '\x1f';
             key += v.text;
         }
         auto [pos, added] = sheets[sheet].try_emplace(key);
         Group& g = pos->second;
-        const double us = double(busyOf(ref)) / 1000.0;
-        const double gflops = est->flops / 1e9;
+        const double us = double(busyNs) / 1000.0;
+        const double gflops = est.flops / 1e9;
         if (added) {
-            g.row.name = std::string(call.name);
-            for (const auto& [k, v] : est->params) {
+            g.row.name = std::string(name);
+            for (const auto& [k, v] : est.params) {
                 g.row.params.emplace_back(std::string(k), v.text);
                 auto& cols = columns[sheet];
                 if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.emplace_back(k);
             }
             g.row.gflops = gflops;
-            g.row.dataMovedMB = est->bytes ? *est->bytes / (1024.0 * 1024.0) : NAN;
-            g.row.flopsPerByte = est->bytes && *est->bytes > 0 ? est->flops / *est->bytes : NAN;
+            g.row.dataMovedMB = est.bytes ? *est.bytes / (1024.0 * 1024.0) : NAN;
+            g.row.flopsPerByte = est.bytes && *est.bytes > 0 ? est.flops / *est.bytes : NAN;
         }
         ++g.row.count;
         g.us.push_back(us);
         g.tf.push_back(us > 0 ? (gflops / 1e3) / (us / 1e6) : NAN);
-        g.tb.push_back(us > 0 && est->bytes ? (*est->bytes / 1e12) / (us / 1e6) : NAN);
+        g.tb.push_back(us > 0 && est.bytes ? (*est.bytes / 1e12) / (us / 1e6) : NAN);
+    };
+
+    std::vector<SliceRef> backwardCandidates;
+    for (const auto& [start, ref] : calls) {
+        OpCall call;
+        if (!loadCall(ref, call)) continue;
+        const std::optional<PerfEstimate> est = estimatePerf(call);
+        if (!est) continue;
+        addCall(sheetName(*call.info), call.name, *est, busyOf(ref));
+        if (call.info->family == PerfFamily::Sdpa || call.info->family == PerfFamily::Reduce)
+            backwardCandidates.push_back(ref);
     }
+    addBackwardRows(trace, items, backwardCandidates, [&](SliceRef ref, TimeNs busyNs) {
+        OpCall call;
+        if (!loadCall(ref, call)) return;
+        call.backward = true;
+        const std::optional<PerfEstimate> est = estimatePerf(call);
+        if (est) addCall(std::string(call.info->sheet) + "_bwd", call.name, *est, busyNs);
+    });
 
     std::vector<PerfSheet> out;
     for (auto& [name, groups] : sheets) {
