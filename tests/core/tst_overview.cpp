@@ -359,6 +359,76 @@ private slots:
         QVERIFY(!run("aten::mm"));
     }
 
+    void backwardRows()
+    {
+        // aten::mean runs forward on the main thread; autograd's MeanBackward0 (same sequence number)
+        // on its own thread launches the backward kernel: that call gets a Reduce_bwd row.
+        test::SynthTrace s;
+        const TrackId autograd = s.trace.addTrack(s.cpu, RowKey::fromNumber(200), TrackKind::CpuThread);
+        auto args = [&](int64_t seq, bool shapes) {
+            ArgShard& shard = s.trace.args().shard(0);
+            shard.begin();
+            shard.addInt("Sequence number", seq);
+            if (shapes) {
+                shard.addJson("Input Dims", "[[4,256],[],[],[]]");
+                shard.addJson("Input type", R"(["float","ScalarList","Scalar",""])");
+                shard.addJson("Input Strides", "[[256,1],[],[],[]]");
+                shard.addJson("Concrete Inputs", R"(["","[1]","False",""])");
+            }
+            return shard.finish();
+        };
+        const SliceRef mean = s.add(s.thread, 0, 100, "aten::mean", "cpu_op");
+        s.trace.track(s.thread).slices.setArgs(mean.index, args(5, true));
+        s.add(s.thread, 10, 10, "cudaLaunchKernel", "cuda_runtime", -1, 1);
+        s.add(s.stream, 1000, 400, "void at::native::reduce_kernel<512>", "kernel", -1, 1);
+        s.add(s.stream, 3000, 2000, "void at::native::elementwise_kernel<fill>", "kernel", -1, 2);
+        const SliceRef bwd =
+            s.add(autograd, 500, 100, "autograd::engine::evaluate_function: MeanBackward0", "cpu_op");
+        s.trace.track(autograd).slices.setArgs(bwd.index, args(5, false));
+        s.add(autograd, 510, 80, "MeanBackward0", "cpu_op");
+        s.add(autograd, 520, 10, "cudaLaunchKernel", "cuda_runtime", -1, 2);
+        const OverviewResult r = computeOverview(s.trace);
+        const PerfSheet* fwd = nullptr;
+        const PerfSheet* back = nullptr;
+        for (const PerfSheet& sh : r.perfSheets) {
+            if (sh.name == "Reduce_fwd") fwd = &sh;
+            if (sh.name == "Reduce_bwd") back = &sh;
+        }
+        QVERIFY(fwd && back);
+        QCOMPARE(fwd->rows.size(), size_t(1));
+        QCOMPARE(back->rows.size(), size_t(1));
+        QCOMPARE(back->rows[0].name, std::string("aten::mean"));
+        QVERIFY(near(fwd->rows[0].kernelUs.sum, 0.4));
+        QVERIFY(near(back->rows[0].kernelUs.sum, 2.0));
+        QCOMPARE(back->rows[0].params[1].second, std::string("4")); // dim 1 reduced, no keepdim
+        QVERIFY(near(back->rows[0].gflops, 1024 / 1e9));
+        QVERIFY(near(back->rows[0].dataMovedMB, (1024 * 4 + 4 * 4) / 1048576.0));
+    }
+
+    void sdpaBackwardFormula()
+    {
+        OpArgList dims, types, strides, concrete;
+        QVERIFY(dims.parse("[[1,8,64,32],[1,2,64,32],[1,2,64,32],[],[],[],[]]")); // GQA: 8 query, 2 kv heads
+        QVERIFY(types.parse(
+            R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar","Scalar","Scalar"])"));
+        QVERIFY(strides.parse("[[16384,2048,32,1],[4096,2048,32,1],[4096,2048,32,1],[],[],[],[]]"));
+        QVERIFY(concrete.parse(R"(["","","","0.","False","False",""])"));
+        OpCall c;
+        c.name = "aten::_scaled_dot_product_flash_attention";
+        c.info = lookupOp(c.name);
+        c.dims = &dims;
+        c.types = &types;
+        c.strides = &strides;
+        c.concrete = &concrete;
+        c.backward = true;
+        const auto e = estimatePerf(c);
+        QVERIFY(e);
+        const double mm = 2.0 * 64 * 64 * 32; // one (64x32)·(32x64) product per head
+        const double headReduce = 64.0 * 32 * (8 / 2 - 1);
+        QCOMPARE(e->flops, 8 * 5 * mm + 2 * headReduce); // QK^T recompute, dV, dP, dQ, dK
+        QCOMPARE(*e->bytes, (2.0 * 8 * 64 * 32 + 2 * 2 * 64 * 32 + 2 * 2 * 64 * 32 + 8 * 64 * 32) * 2);
+    }
+
     void writesTraceLensFiles()
     {
         Fixture f;

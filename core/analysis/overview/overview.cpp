@@ -28,7 +28,8 @@ void Overview::update(const Trace& trace, const LinkIndex& links)
     for (auto& [device, timeline] : m_devices)
         m_result.perDevice[device] = timeline.metrics();
 
-    m_result.gpuOnly = true;
+    // GPU-only until a CPU op or python function shows up; once one has, no need to look again.
+    m_result.gpuOnly = !m_sawCpuOp;
     for (uint32_t t = 0; t < trace.trackCount() && m_result.gpuOnly; ++t) {
         const SliceTrack& st = trace.track(TrackId(t)).slices;
         if (trace.track(TrackId(t)).kind != TrackKind::CpuThread) continue;
@@ -40,6 +41,7 @@ void Overview::update(const Trace& trace, const LinkIndex& links)
             }
         }
     }
+    m_sawCpuOp = !m_result.gpuOnly;
     m_result.kernels = summarizeKernels(trace, items, m_result.timeline.total);
     m_result.perfSheets = computePerfSheets(trace, items, m_options.window);
     m_result.shortKernels =

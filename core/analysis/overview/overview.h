@@ -51,6 +51,7 @@ private:
     OverviewOptions m_options;
     LaunchAttribution m_attribution;
     size_t m_fed = 0; // items already fed to the timelines
+    bool m_sawCpuOp = false;
     GpuTimeline m_all;
     std::map<int, GpuTimeline> m_devices;
     OverviewResult m_result;
