@@ -11,8 +11,6 @@ Deliberate differences from TraceLens (docs/analyze.md):
   * Reduce: TraceLens reads dim/keepdim from Concrete Inputs as Python ints/bools, but Kineto writes
     strings, so TraceLens always reduces to one output element. Kinetoscope parses them, so
     `num_output_elems` is left out of the row key (Data Moved then differs by the output size).
-  * GEMM: TraceLens adds a `transpose` parameter parsed from vendor kernel names; Kinetoscope does
-    not, so it is left out of the row key.
   * Normalization: TraceLens tests `Input Dims[i] is not None` for weight/bias, which is always true
     in Kineto traces (absent tensors are []), and `bool("False")` for batch norm's training flag;
     Kinetoscope tests for a non-empty shape and the text "True". So Kinetoscope may split one
@@ -29,7 +27,7 @@ import math
 import os
 import sys
 
-SKIP_PARAMS = {"transpose"}
+SKIP_PARAMS = set()
 # TraceLens reports Kinetoscope does not write (docs/analyze.md); not compared.
 NOT_WRITTEN = {"ops_unique_args.csv", "unified_perf_summary.csv", "short_kernels_summary.csv", "coll_analysis.csv"}
 SKIP_PARAMS_BY_SHEET = {"Reduce_fwd": {"num_output_elems"}, "Reduce_bwd": {"num_output_elems"}}

@@ -41,6 +41,7 @@ std::optional<PerfEstimate> gemm(const OpCall& c)
     e.params.push_back({"stride_B", pv(st.isIntList(b) ? pyTuple(st.ints(b)) : "None")});
     e.params.push_back({"dtype_A_B", pv(pyTupleOfStrings({{ta, true}, {tb, true}}))});
     if (!batched) e.params.push_back({"B", pv("1")});
+    if (!c.gemmKernel.empty()) e.params.push_back({"transpose", pv(gemmTranspose(c.gemmKernel))});
     const double m = double(M), n = double(N), k = double(K);
     e.flops = double(batch) * (2 * m * n * k + (bias ? m * n : 0));
     const int bpe = bytesPerElement(ta);
@@ -331,6 +332,34 @@ std::optional<PerfEstimate> reduce(const OpCall& c)
 }
 
 } // namespace
+
+std::string gemmTranspose(std::string_view name)
+{
+    // Tensile: some prefix, then C, A and B each followed by three index letters.
+    for (size_t i = 0; i + 15 <= name.size(); ++i) {
+        auto lower3 = [&](size_t at) {
+            for (size_t k = at; k < at + 3; ++k)
+                if (name[k] < 'a' || name[k] > 'z') return false;
+            return true;
+        };
+        if (name[i] == 'C' && lower3(i + 1) && name[i + 4] == '_' && name[i + 5] == 'A' && lower3(i + 6) &&
+            name[i + 9] == '_' && name[i + 10] == 'B' && lower3(i + 11)) {
+            auto flag = [&](std::string_view plain, std::string_view transposed) -> std::string {
+                if (name.find(plain) != std::string_view::npos) return "False";
+                if (name.find(transposed) != std::string_view::npos) return "True";
+                return "None";
+            };
+            return "(" + flag("_Ailk_", "_Alik_") + ", " + flag("_Bljk_", "_Bjlk_") + ")";
+        }
+    }
+    if (name.substr(0, 5) == "nvjet") {
+        const std::string_view last = name.substr(name.rfind('_') + 1);
+        if (last.size() < 2) return {};
+        return std::string("(") + (last[0] == 'T' ? "True" : "False") + ", " +
+               (last[1] == 'T' ? "True" : "False") + ")";
+    }
+    return {};
+}
 
 std::optional<PerfEstimate> estimatePerf(const OpCall& c)
 {

@@ -29,7 +29,14 @@ struct OpCall {
     // The backward pass of a forward op (TraceLens's bwd=True: SDPA_bwd.csv, Reduce_bwd.csv); only
     // SDPA and reductions have one here.
     bool backward = false;
+    // GEMM: the first (by start) kernel under the call whose name gemmTranspose() reads, if any.
+    std::string_view gemmKernel;
 };
+
+// TraceLens's gemm_name_parser transpose flags: hipBLASLt/Tensile names (C???_A???_B???: _Alik_ /
+// _Ailk_, _Bjlk_ / _Bljk_) and cuBLAS nvjet names (last '_' field: T/N per operand), as Python's str()
+// of the (A, B) tuple, e.g. "(True, False)" or "(None, True)". Empty when the name is neither.
+std::string gemmTranspose(std::string_view kernelName);
 
 // TraceLens's perf model formulas (PerfModel/perf_model.py) for GEMM (mm/addmm/_scaled_mm/bmm/
 // baddbmm), SDPA forward, unary and binary elementwise, reductions and normalization. Returns

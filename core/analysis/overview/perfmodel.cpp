@@ -110,14 +110,25 @@ std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<G
 
     // Busy time of the GPU work under each modelled op (all ancestors of the launch, not only the
     // innermost: aten::linear's addmm and aten::layer_norm's native_layer_norm each count).
+    // GEMM calls also remember their earliest kernel that names a transpose layout.
     std::vector<KeyedSpan> spans;
+    std::unordered_map<uint32_t, std::string> transposeOf; // kernel name -> flags ("" when none)
+    std::unordered_map<SliceRef, std::pair<TimeNs, StringId>> gemmKernel;
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid()) continue;
         const SliceTrack& st = trace.slices(it.runtime.track);
         for (int64_t p = st.parent(it.runtime.index); p >= 0; p = st.parent(size_t(p))) {
             const SliceRef ref{it.runtime.track, uint32_t(p)};
-            if (trace.sliceKind(ref) == EventKind::CpuOp && infoOf(st.name(size_t(p))))
-                spans.push_back({ref, it.start, it.end});
+            const OpInfo* info =
+                trace.sliceKind(ref) == EventKind::CpuOp ? infoOf(st.name(size_t(p))) : nullptr;
+            if (!info) continue;
+            spans.push_back({ref, it.start, it.end});
+            if (info->family != PerfFamily::Gemm) continue;
+            auto [flags, added] = transposeOf.try_emplace(it.name.value);
+            if (added) flags->second = gemmTranspose(trace.str(it.name));
+            if (flags->second.empty()) continue;
+            auto [first, isNew] = gemmKernel.try_emplace(ref, it.start, it.name);
+            if (!isNew && it.start < first->second.first) first->second = {it.start, it.name};
         }
     }
     std::vector<std::pair<SliceRef, TimeNs>> busy;
@@ -207,6 +218,8 @@ std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<G
     for (const auto& [start, ref] : calls) {
         OpCall call;
         if (!loadCall(ref, call)) continue;
+        if (const auto g = gemmKernel.find(ref); g != gemmKernel.end())
+            call.gemmKernel = trace.str(g->second.second);
         const std::optional<PerfEstimate> est = estimatePerf(call);
         if (!est) continue;
         addCall(sheetName(*call.info), call.name, *est, busyOf(ref));
