@@ -429,6 +429,16 @@ private slots:
         QCOMPARE(*e->bytes, (2.0 * 8 * 64 * 32 + 2 * 2 * 64 * 32 + 2 * 2 * 64 * 32 + 8 * 64 * 32) * 2);
     }
 
+    void gemmTransposeFromKernelNames()
+    {
+        QCOMPARE(gemmTranspose("Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x192x64"),
+                 std::string("(True, False)"));
+        QCOMPARE(gemmTranspose("Custom_Cijk_Ailk_Bjlk_HHS_BH_MT64x16x64"), std::string("(False, True)"));
+        QCOMPARE(gemmTranspose("Cijk_Aijk_Bljk_SB_MT32x32x8"), std::string("(None, False)"));
+        QCOMPARE(gemmTranspose("nvjet_tst_128x256_64x4_2x1_v_bz_coopA_TNT"), std::string("(True, False)"));
+        QCOMPARE(gemmTranspose("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n"), std::string());
+    }
+
     void writesTraceLensFiles()
     {
         Fixture f;
