@@ -200,6 +200,12 @@ def main():
     ours_hist = read(os.path.join(ours_dir, "short_kernel_histogram.csv"))
     rep.check("short_kernel_histogram.csv", "total count", "all", sum(num(r["count"]) for r in ours_hist),
               sum(num(r["count"]) for r in ref_hist), 0.01)
+    if len(ours_hist) != len(ref_hist):
+        rep.failures.append(f"short_kernel_histogram.csv: {len(ours_hist)} bins, TraceLens {len(ref_hist)}")
+    for i, (o, r) in enumerate(zip(ours_hist, ref_hist)):
+        rep.check("short_kernel_histogram.csv", "bin_start", i, num(o["bin_start"]), num(r["bin_start"]), 0.005)
+        rep.check("short_kernel_histogram.csv", "bin_end", i, num(o["bin_end"]), num(r["bin_end"]), 0.005)
+        rep.check("short_kernel_histogram.csv", "count per bin", i, num(o["count"]), num(r["count"]), 0.0)
 
     print(f"== {rep.name}")
     for (file, col), err in sorted(rep.max_err.items()):
