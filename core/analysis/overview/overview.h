@@ -46,6 +46,9 @@ public:
     // the trace has grown).
     void update(const Trace& trace, const LinkIndex& links);
     const OverviewResult& result() const { return m_result; }
+    // Every piece of GPU work seen so far with its runtime call, launcher and parent op (for views
+    // that jump from a summary row to the slices behind it).
+    const LaunchAttribution& attribution() const { return m_attribution; }
 
 private:
     OverviewOptions m_options;
