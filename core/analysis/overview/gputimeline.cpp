@@ -72,68 +72,6 @@ GpuWorkClass classifyGpuWork(EventKind kind, std::string_view name)
     return isCommunicationKernel(name) ? GpuWorkClass::Communication : GpuWorkClass::Computation;
 }
 
-const std::vector<IntervalUnion::Span>& IntervalUnion::spans()
-{
-    if (m_pending.empty()) return m_spans;
-    std::sort(m_pending.begin(), m_pending.end(),
-              [](const Span& a, const Span& b) { return a.start < b.start; });
-    // One linear merge of the already-merged spans with the sorted new ones.
-    m_scratch.clear();
-    m_scratch.reserve(m_spans.size() + m_pending.size());
-    size_t i = 0, j = 0;
-    while (i < m_spans.size() || j < m_pending.size()) {
-        const Span s =
-            (j == m_pending.size() || (i < m_spans.size() && m_spans[i].start <= m_pending[j].start))
-                ? m_spans[i++]
-                : m_pending[j++];
-        if (!m_scratch.empty() && s.start <= m_scratch.back().end)
-            m_scratch.back().end = std::max(m_scratch.back().end, s.end);
-        else
-            m_scratch.push_back(s);
-    }
-    m_spans.swap(m_scratch);
-    m_pending.clear();
-    return m_spans;
-}
-
-TimeNs IntervalUnion::lengthOf(const std::vector<Span>& spans)
-{
-    TimeNs total = 0;
-    for (const Span& s : spans)
-        total += s.end - s.start;
-    return total;
-}
-
-TimeNs IntervalUnion::length()
-{
-    return lengthOf(spans());
-}
-
-void IntervalUnion::clear()
-{
-    m_spans.clear();
-    m_pending.clear();
-}
-
-std::vector<IntervalUnion::Span> IntervalUnion::subtract(const std::vector<Span>& a,
-                                                         const std::vector<Span>& b)
-{
-    std::vector<Span> out;
-    size_t k = 0;
-    for (const Span& s : a) {
-        TimeNs cur = s.start;
-        while (k < b.size() && b[k].end <= s.start)
-            ++k;
-        for (size_t t = k; t < b.size() && b[t].start < s.end; ++t) {
-            if (b[t].start > cur) out.push_back({cur, std::min(s.end, b[t].start)});
-            cur = std::max(cur, b[t].end);
-            if (cur >= s.end) break;
-        }
-        if (cur < s.end) out.push_back({cur, s.end});
-    }
-    return out;
-}
-
 void GpuTimeline::add(TimeNs start, TimeNs end, GpuWorkClass cls)
 {
     m_all.add(start, end);
@@ -153,21 +91,19 @@ void GpuTimeline::add(TimeNs start, TimeNs end, GpuWorkClass cls)
 GpuTimelineMetrics GpuTimeline::metrics()
 {
     GpuTimelineMetrics m;
-    const auto& all = m_all.spans();
+    for (IntervalSet* set : {&m_all, &m_comp, &m_comm, &m_memcpy})
+        set->normalize();
+    const auto& all = m_all.items();
     if (all.empty()) return m;
-    const auto& comp = m_comp.spans();
-    const auto& comm = m_comm.spans();
-    const auto& memcpy = m_memcpy.spans();
     m.valid = true;
-    m.total = all.back().end - all.front().start;
-    m.busy = IntervalUnion::lengthOf(all);
+    m.total = all.back().second - all.front().first;
+    m.busy = m_all.length();
     m.idle = m.total - m.busy;
-    m.computation = IntervalUnion::lengthOf(comp);
-    m.totalComm = IntervalUnion::lengthOf(comm);
-    m.totalMemcpy = IntervalUnion::lengthOf(memcpy);
-    m.exposedComm = IntervalUnion::lengthOf(IntervalUnion::subtract(comm, comp));
-    m.exposedMemcpy =
-        IntervalUnion::lengthOf(IntervalUnion::subtract(IntervalUnion::subtract(memcpy, comp), comm));
+    m.computation = m_comp.length();
+    m.totalComm = m_comm.length();
+    m.totalMemcpy = m_memcpy.length();
+    m.exposedComm = m_comm.subtracted(m_comp).length();
+    m.exposedMemcpy = m_memcpy.subtracted(m_comp).subtracted(m_comm).length();
     return m;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/types.h"
+#include "util/intervalset.h"
 
 #include <string_view>
 #include <vector>
@@ -17,33 +18,6 @@ GpuWorkClass classifyGpuWork(EventKind kind, std::string_view name);
 // The NCCL/RCCL test alone (TraceLens's is_communication_string), also used to leave collectives
 // out of the per-op kernel times.
 bool isCommunicationKernel(std::string_view name);
-
-// A union of half-open time intervals, kept as sorted disjoint spans. Adds are buffered and merged
-// in on the next read, so feeding a live trace batch by batch costs a sort of each batch plus one
-// linear merge, not a re-sort of everything seen so far.
-class IntervalUnion {
-public:
-    struct Span {
-        TimeNs start;
-        TimeNs end;
-    };
-
-    void add(TimeNs start, TimeNs end) { m_pending.push_back({start, end}); }
-    // The merged spans; intervals that touch (start == previous end) merge, as in TraceLens.
-    const std::vector<Span>& spans();
-    TimeNs length();
-    bool empty() const { return m_spans.empty() && m_pending.empty(); }
-    void clear();
-
-    // Total length of `a` minus whatever of it `b` covers; both sorted and disjoint.
-    static std::vector<Span> subtract(const std::vector<Span>& a, const std::vector<Span>& b);
-    static TimeNs lengthOf(const std::vector<Span>& spans);
-
-private:
-    std::vector<Span> m_spans;
-    std::vector<Span> m_pending;
-    std::vector<Span> m_scratch;
-};
 
 // TraceLens's gpu_timeline rows, in ns. computation + exposedComm + exposedMemcpy + idle == total.
 struct GpuTimelineMetrics {
@@ -67,10 +41,11 @@ public:
     bool empty() const { return m_all.empty(); }
 
 private:
-    IntervalUnion m_all;
-    IntervalUnion m_comp;
-    IntervalUnion m_comm;
-    IntervalUnion m_memcpy;
+    // Fed incrementally: each read merges only what was added since (IntervalSet::normalize).
+    IntervalSet m_all;
+    IntervalSet m_comp;
+    IntervalSet m_comm;
+    IntervalSet m_memcpy;
 };
 
 } // namespace ks
