@@ -246,11 +246,6 @@ void MainWindow::buildDocks()
     resizeDocks({m_analysisDock}, {260}, Qt::Vertical);
 }
 
-void MainWindow::addAnalysisTab(QWidget* page, const QString& title)
-{
-    m_analysisTabs->addTab(page, title);
-}
-
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
