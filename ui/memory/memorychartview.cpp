@@ -1,7 +1,7 @@
 #include "memory/memorychartview.h"
 
 #include "memory/memorybandsitem.h"
-#include "memory/memoryformat.h"
+#include "util/format.h"
 
 #include <QAreaSeries>
 #include <QGraphicsLineItem>
@@ -224,7 +224,7 @@ void MemoryChartView::rebuild()
     QList<QPointF> peak;
     if (dev && dev->peakLiveTs >= m_start && dev->peakLiveTs <= m_end && dev->peakLive > 0) {
         peak.append(QPointF(toX(dev->peakLiveTs), double(dev->peakLive) / m_unit));
-        m_peak->setPointLabelsFormat(tr("peak %1").arg(formatBytes(dev->peakLive)));
+        m_peak->setPointLabelsFormat(tr("peak %1").arg(ui::formatBytes(dev->peakLive)));
     }
     m_peak->replace(peak);
 
@@ -305,14 +305,15 @@ QString MemoryChartView::describeAt(qint64 t) const
 {
     if (m_curve.empty()) return QString();
     const MemoryCurveSample s = m_curve.stateAt(t);
-    QString text = tr("%1 — %2 live").arg(formatMillis(t - m_origin), formatBytes(s.total));
+    QString text = tr("%1 — %2 live").arg(ui::formatMillis(t - m_origin), ui::formatBytes(s.total));
     for (size_t b = kMemoryCategoryCount; b-- > 0;)
         if (s.byCategory[b] != 0)
             text += QStringLiteral("\n%1: %2")
                         .arg(QString::fromLatin1(memoryCategoryLabel(MemoryCategory(b))),
-                             formatBytes(s.byCategory[b]));
-    if (s.reportedAllocated >= 0) text += tr("\nTotal Allocated: %1").arg(formatBytes(s.reportedAllocated));
-    if (s.reportedReserved >= 0) text += tr("\nTotal Reserved: %1").arg(formatBytes(s.reportedReserved));
+                             ui::formatBytes(s.byCategory[b]));
+    if (s.reportedAllocated >= 0)
+        text += tr("\nTotal Allocated: %1").arg(ui::formatBytes(s.reportedAllocated));
+    if (s.reportedReserved >= 0) text += tr("\nTotal Reserved: %1").arg(ui::formatBytes(s.reportedReserved));
     return text;
 }
 
