@@ -18,8 +18,10 @@
 #include "panels/searchbar.h"
 #include "timeline/timelineview.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -173,12 +175,17 @@ QWidget* MainWindow::buildStartPage()
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->addStretch(2);
-    auto* title =
-        new QLabel(QStringLiteral("<div style='font-size:20px;color:#2a2f36'>Kinetoscope</div>"
-                                  "<div style='color:#6b7380;margin-top:6px'>Open a PyTorch profiler trace "
-                                  "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
-                                  "or drop one on this window.</div>"),
-                   page);
+    auto* title = new QLabel(page);
+    auto setTitle = [title] {
+        const Palette& p = Theme::palette();
+        title->setText(QStringLiteral("<div style='font-size:20px;color:%1'>Kinetoscope</div>"
+                                      "<div style='color:%2;margin-top:6px'>Open a PyTorch profiler trace "
+                                      "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
+                                      "or drop one on this window.</div>")
+                           .arg(p.text.name(), p.mutedText.name()));
+    };
+    setTitle();
+    connect(&Theme::instance(), &Theme::changed, title, setTitle);
     title->setAlignment(Qt::AlignCenter);
     layout->addWidget(title);
     auto* open = new QPushButton(QStringLiteral("Open trace…"), page);
@@ -285,6 +292,18 @@ void MainWindow::buildMenus()
     m_viewMenu->addAction(m_detailsDock->toggleViewAction());
     m_viewMenu->addAction(m_infoDock->toggleViewAction());
     m_viewMenu->addAction(m_analysisDock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    QMenu* colors = m_viewMenu->addMenu(QStringLiteral("Co&lors"));
+    auto* schemes = new QActionGroup(colors);
+    for (auto [label, scheme] :
+         {std::pair{"Follow the &System", Theme::Scheme::System}, std::pair{"&Light", Theme::Scheme::Light},
+          std::pair{"&Dark", Theme::Scheme::Dark}}) {
+        QAction* a = colors->addAction(QString::fromUtf8(label), this,
+                                       [scheme] { Theme::instance().setScheme(scheme); });
+        a->setCheckable(true);
+        a->setChecked(Theme::instance().scheme() == scheme);
+        schemes->addAction(a);
+    }
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     run->addAction(QStringLiteral("&Launch…"), QKeySequence(QStringLiteral("Ctrl+R")), this,
