@@ -151,15 +151,6 @@ void LaunchDialog::updateModeWidgets()
     m_stack->setEnabled(windows);
 }
 
-void LaunchDialog::setRequest(const QString& interpreter, const QString& script, const QString& arguments,
-                              const QString& workdir)
-{
-    m_interpreter->setText(interpreter);
-    m_script->setText(script);
-    m_arguments->setText(arguments);
-    m_workdir->setText(workdir);
-}
-
 live::LaunchRequest LaunchDialog::request() const
 {
     live::LaunchRequest r;

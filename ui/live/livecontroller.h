@@ -49,7 +49,6 @@ public:
 
     // Writes everything received so far (pausing ingest while it writes); reports through saved().
     void save(const QString& path);
-    bool isSaving() const { return m_saving; }
 
 signals:
     // New events arrived: the LOD indexes of `grown` were updated; `structure` when rows must be

@@ -62,7 +62,6 @@ public:
     OperatorPanel* operatorPanel() const { return m_operators; }
     MemoryView* memoryView() const { return m_memory; }
     DetailsPanel* detailsPanel() const { return m_details; }
-    RangePanel* rangePanel() const { return m_range; }
     InfoPanel* infoPanel() const { return m_info; }
     SearchBar* searchBar() const { return m_search; }
     Banner* banner() const { return m_banner; }

@@ -131,7 +131,7 @@ QVariant KernelTableModel::rowData(int row, int role) const
     const KernelRow* k = kernel(row);
     if (!k) return {};
     if (role == KernelIndexRole) return row;
-    if (role == FilterTextRole) return name(*k) + u'\n' + launchersText(*k, 1000);
+    if (role == FilterTextRole) return QString(name(*k) + u'\n' + launchersText(*k, 1000));
     return {};
 }
 

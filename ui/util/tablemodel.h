@@ -24,8 +24,6 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final;
 
-    const ColumnHead& columnHead(int column) const { return head(column); }
-
 protected:
     using QAbstractTableModel::QAbstractTableModel;
 

@@ -92,9 +92,6 @@ public:
     Scheme scheme() const { return m_scheme; }
     void setScheme(Scheme scheme);
 
-    // "#rrggbb" for style sheets and HTML.
-    static QString css(const QColor& c) { return c.name(); }
-
 signals:
     void changed();
 
