@@ -3,6 +3,7 @@
 
 #include "util/theme.h"
 
+#include <QGuiApplication>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -93,6 +94,21 @@ private slots:
         theme.setScheme(Theme::Scheme::Light);
         QCOMPARE(changed.count(), 2);
         QCOMPARE(Theme::palette().base, Palette::light().base);
+    }
+
+    void forcedSchemeSetsTheWidgetPalette()
+    {
+        Theme& theme = Theme::instance();
+        theme.setScheme(Theme::Scheme::System);
+        const QPalette system = QGuiApplication::palette();
+        const bool systemDark = theme.isDark();
+        theme.setScheme(systemDark ? Theme::Scheme::Light : Theme::Scheme::Dark);
+        QCOMPARE(QGuiApplication::palette().color(QPalette::Base), Theme::palette().base);
+        QCoreApplication::processEvents(); // the palette event comes back without switching again
+        QCOMPARE(theme.isDark(), !systemDark);
+        theme.setScheme(Theme::Scheme::System);
+        QCOMPARE(theme.isDark(), systemDark);
+        QCOMPARE(QGuiApplication::palette().color(QPalette::Base), system.color(QPalette::Base));
     }
 
     void followTheRestyledWidget()

@@ -21,7 +21,6 @@
 #include "util/theme.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -293,17 +292,7 @@ void MainWindow::buildMenus()
     m_viewMenu->addAction(m_infoDock->toggleViewAction());
     m_viewMenu->addAction(m_analysisDock->toggleViewAction());
     m_viewMenu->addSeparator();
-    QMenu* colors = m_viewMenu->addMenu(QStringLiteral("Co&lors"));
-    auto* schemes = new QActionGroup(colors);
-    for (auto [label, scheme] :
-         {std::pair{"Follow the &System", Theme::Scheme::System}, std::pair{"&Light", Theme::Scheme::Light},
-          std::pair{"&Dark", Theme::Scheme::Dark}}) {
-        QAction* a = colors->addAction(QString::fromUtf8(label), this,
-                                       [scheme] { Theme::instance().setScheme(scheme); });
-        a->setCheckable(true);
-        a->setChecked(Theme::instance().scheme() == scheme);
-        schemes->addAction(a);
-    }
+    m_viewMenu->addMenu(newColorSchemeMenu(m_viewMenu));
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     run->addAction(QStringLiteral("&Launch…"), QKeySequence(QStringLiteral("Ctrl+R")), this,

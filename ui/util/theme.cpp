@@ -1,7 +1,9 @@
 #include "util/theme.h"
 
+#include <QActionGroup>
 #include <QEvent>
 #include <QGuiApplication>
+#include <QMenu>
 #include <QPalette>
 #include <QStyleHints>
 #include <QWidget>
@@ -145,7 +147,37 @@ Theme::Theme()
     m_palette = m_dark ? Palette::dark() : Palette::light();
 }
 
-bool Theme::systemIsDark()
+QPalette Palette::widgetPalette() const
+{
+    QPalette pal;
+    for (QPalette::ColorGroup g : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+        const bool off = g == QPalette::Disabled;
+        const QColor& ink = off ? hintText : text;
+        pal.setColor(g, QPalette::Window, header);
+        pal.setColor(g, QPalette::WindowText, ink);
+        pal.setColor(g, QPalette::Base, base);
+        pal.setColor(g, QPalette::AlternateBase, stepBand);
+        pal.setColor(g, QPalette::Text, ink);
+        pal.setColor(g, QPalette::Button, groupHeader);
+        pal.setColor(g, QPalette::ButtonText, ink);
+        pal.setColor(g, QPalette::BrightText, onDarkFill);
+        pal.setColor(g, QPalette::Light, separator);
+        pal.setColor(g, QPalette::Midlight, separator);
+        pal.setColor(g, QPalette::Mid, border);
+        pal.setColor(g, QPalette::Dark, tick);
+        pal.setColor(g, QPalette::Shadow, tooltipBackground);
+        pal.setColor(g, QPalette::Highlight, off ? border : selection);
+        pal.setColor(g, QPalette::HighlightedText, onDarkFill);
+        pal.setColor(g, QPalette::ToolTipBase, tooltipBackground);
+        pal.setColor(g, QPalette::ToolTipText, onDarkFill);
+        pal.setColor(g, QPalette::PlaceholderText, hintText);
+        pal.setColor(g, QPalette::Link, link);
+        pal.setColor(g, QPalette::LinkVisited, link);
+    }
+    return pal;
+}
+
+bool Theme::systemIsDark() const
 {
     if (!qApp) return false;
 #if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
@@ -154,7 +186,7 @@ bool Theme::systemIsDark()
 #endif
     // Before Qt 6.5 (and where the platform does not say) the palette tells: a dark window is a
     // dark scheme, whether it came from the desktop or from a style.
-    const QPalette pal = QGuiApplication::palette();
+    const QPalette pal = m_systemPalette ? *m_systemPalette : QGuiApplication::palette();
     return pal.color(QPalette::Window).lightness() < pal.color(QPalette::WindowText).lightness();
 }
 
@@ -166,15 +198,36 @@ void Theme::setScheme(Scheme scheme)
 
 void Theme::update()
 {
-    const bool dark = m_scheme == Scheme::Dark || (m_scheme == Scheme::System && systemIsDark());
-    if (dark == m_dark) return;
+    if (m_settingPalette) return; // our own palette change coming back
+    const bool systemDark = systemIsDark();
+    const bool dark = m_scheme == Scheme::Dark || (m_scheme == Scheme::System && systemDark);
+    const bool switched = dark != m_dark;
     m_dark = dark;
     m_palette = dark ? Palette::dark() : Palette::light();
-    emit changed();
+    // Only on a change: setting the palette posts a palette event, which calls update() again.
+    const bool override = dark != systemDark;
+    if (override != m_systemPalette.has_value() || (override && switched)) overrideWidgetPalette(override);
+    if (switched) emit changed();
+}
+
+void Theme::overrideWidgetPalette(bool override)
+{
+    if (!qApp || (!override && !m_systemPalette)) return;
+    m_settingPalette = true;
+    if (override) {
+        if (!m_systemPalette) m_systemPalette = QGuiApplication::palette();
+        QGuiApplication::setPalette(m_palette.widgetPalette());
+    } else {
+        QGuiApplication::setPalette(*m_systemPalette);
+        m_systemPalette.reset();
+    }
+    m_settingPalette = false;
 }
 
 bool Theme::eventFilter(QObject* watched, QEvent* event)
 {
+    // The desktop changed its colours. While a forced scheme has replaced the palette, the system's
+    // is not seen here; the forced scheme stays until setScheme(System).
     if (watched == qApp && event->type() == QEvent::ApplicationPaletteChange) update();
     return QObject::eventFilter(watched, event);
 }
@@ -184,6 +237,23 @@ void followTheme(QWidget* w, std::function<QString(const Palette&)> style)
     w->setStyleSheet(style(Theme::palette()));
     QObject::connect(&Theme::instance(), &Theme::changed, w,
                      [w, style = std::move(style)] { w->setStyleSheet(style(Theme::palette())); });
+}
+
+QMenu* newColorSchemeMenu(QWidget* parent)
+{
+    auto* menu = new QMenu(QStringLiteral("Co&lors"), parent);
+    auto* group = new QActionGroup(menu);
+    const std::pair<const char*, Theme::Scheme> schemes[] = {{"Follow the &System", Theme::Scheme::System},
+                                                             {"&Light", Theme::Scheme::Light},
+                                                             {"&Dark", Theme::Scheme::Dark}};
+    for (const auto& [label, scheme] : schemes) {
+        QAction* a = menu->addAction(QString::fromUtf8(label));
+        a->setCheckable(true);
+        a->setChecked(Theme::instance().scheme() == scheme);
+        group->addAction(a);
+        QObject::connect(a, &QAction::triggered, menu, [s = scheme] { Theme::instance().setScheme(s); });
+    }
+    return menu;
 }
 
 void repaintOnThemeChange(QWidget* w)

@@ -2,10 +2,13 @@
 
 #include <QColor>
 #include <QObject>
+#include <QPalette>
 #include <QString>
 #include <functional>
+#include <optional>
 #include <vector>
 
+class QMenu;
 class QWidget;
 
 namespace ks::ui {
@@ -73,11 +76,15 @@ struct Palette {
 
     static Palette light();
     static Palette dark();
+    // Qt's widget palette in these colours, for a scheme the system does not use.
+    QPalette widgetPalette() const;
 };
 
 // The palette in use, light or dark. It follows the system (the application palette's window
 // colour, or QStyleHints::colorScheme() where Qt has it) until setScheme() picks one, and emits
-// changed() whenever the palette switches, so views repaint and style sheets are rebuilt.
+// changed() whenever the palette switches, so views repaint and style sheets are rebuilt. A scheme
+// other than the system's also sets the application's widget palette (tables, menus, docks), and
+// the system's comes back with it.
 class Theme : public QObject {
     Q_OBJECT
 public:
@@ -101,11 +108,14 @@ protected:
 private:
     Theme();
     void update();
-    static bool systemIsDark();
+    bool systemIsDark() const;
+    void overrideWidgetPalette(bool override);
 
     Scheme m_scheme = Scheme::System;
     bool m_dark = false;
     Palette m_palette;
+    std::optional<QPalette> m_systemPalette; // while a forced scheme has replaced it
+    bool m_settingPalette = false;
 };
 
 // c with an alpha (0..255): selections and hover lines are drawn translucent over the tracks.
@@ -117,6 +127,8 @@ inline QColor withAlpha(QColor c, int alpha)
 
 // Applies style(palette) as w's style sheet now and again whenever the theme changes.
 void followTheme(QWidget* w, std::function<QString(const Palette&)> style);
+// "Colors": follow the system, light or dark, checked as the theme stands.
+QMenu* newColorSchemeMenu(QWidget* parent);
 // Calls w->update() whenever the theme changes, for widgets that paint with the palette.
 void repaintOnThemeChange(QWidget* w);
 
