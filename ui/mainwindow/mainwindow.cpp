@@ -19,6 +19,7 @@
 #include "panels/searchbar.h"
 #include "timeline/timelineview.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -184,12 +185,17 @@ QWidget* MainWindow::buildStartPage()
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->addStretch(2);
-    auto* title =
-        new QLabel(QStringLiteral("<div style='font-size:20px;color:#2a2f36'>Kinetoscope</div>"
-                                  "<div style='color:#6b7380;margin-top:6px'>Open a PyTorch profiler trace "
-                                  "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
-                                  "or drop one on this window.</div>"),
-                   page);
+    auto* title = new QLabel(page);
+    auto setTitle = [title] {
+        const Palette& p = Theme::palette();
+        title->setText(QStringLiteral("<div style='font-size:20px;color:%1'>Kinetoscope</div>"
+                                      "<div style='color:%2;margin-top:6px'>Open a PyTorch profiler trace "
+                                      "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
+                                      "or drop one on this window.</div>")
+                           .arg(p.text.name(), p.mutedText.name()));
+    };
+    setTitle();
+    connect(&Theme::instance(), &Theme::changed, title, setTitle);
     title->setAlignment(Qt::AlignCenter);
     layout->addWidget(title);
     auto* open = new QPushButton(QStringLiteral("Open trace…"), page);
@@ -259,11 +265,6 @@ void MainWindow::buildDocks()
     resizeDocks({m_analysisDock}, {260}, Qt::Vertical);
 }
 
-void MainWindow::addAnalysisTab(QWidget* page, const QString& title)
-{
-    m_analysisTabs->addTab(page, title);
-}
-
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
@@ -303,6 +304,8 @@ void MainWindow::buildMenus()
     m_viewMenu->addAction(m_detailsDock->toggleViewAction());
     m_viewMenu->addAction(m_infoDock->toggleViewAction());
     m_viewMenu->addAction(m_analysisDock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addMenu(newColorSchemeMenu(m_viewMenu));
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     run->addAction(QStringLiteral("&Launch…"), QKeySequence(QStringLiteral("Ctrl+R")), this,

@@ -25,6 +25,7 @@ private:
     void showPlaceholder();
 
     std::shared_ptr<const TraceDocument> m_doc;
+    ks::SliceRef m_slice; // shown now, redrawn when the theme changes
 };
 
 } // namespace ks::ui
