@@ -1,13 +1,20 @@
 #include "overview/overviewpage.h"
 
 #include "document/tracedocument.h"
+#include "overview/opsummarymodel.h"
+#include "overview/rooflinechart.h"
 #include "overview/stepbreakdownchart.h"
 #include "util/format.h"
+#include "util/tablewidgets.h"
 
+#include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QListWidget>
 #include <QScrollArea>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace ks::ui {
@@ -23,39 +30,97 @@ QString qs(const std::string& s)
 
 OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent)
 {
-    auto* layout = new QVBoxLayout(this);
+    // The page scrolls inside the Analysis dock rather than squeezing its charts to nothing.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto* content = new QWidget(scroll);
+    content->setMinimumHeight(560);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
-    m_summary = new QLabel(this);
+    m_summary = new QLabel(content);
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    m_steps = new StepBreakdownChart(split);
-    m_steps->setMinimumSize(320, 180);
-    auto* right = new QWidget(split);
+    auto* rows = new QSplitter(Qt::Vertical, content);
+    auto* top = new QSplitter(Qt::Horizontal, rows);
+    m_steps = new StepBreakdownChart(top);
+    m_steps->setMinimumSize(260, 230);
+    m_roofline = new RooflineChart(top);
+    m_roofline->setMinimumSize(300, 230);
+    auto* right = new QWidget(top);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    auto* findingsTitle = new QLabel(tr("<b>Findings</b> — click one to see its events"), right);
-    rightLayout->addWidget(findingsTitle);
+    rightLayout->addWidget(new QLabel(tr("<b>Findings</b> — click one to see its events"), right));
     m_findings = new QListWidget(right);
     m_findings->setWordWrap(true);
     m_findings->setAlternatingRowColors(true);
     m_findings->setSelectionMode(QAbstractItemView::SingleSelection);
     rightLayout->addWidget(m_findings, 1);
-    m_idle = new QLabel(right);
+    top->addWidget(m_steps);
+    top->addWidget(m_roofline);
+    top->addWidget(right);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 3);
+    top->setStretchFactor(2, 3);
+
+    auto* bottom = new QSplitter(Qt::Horizontal, rows);
+    m_ops = new OpSummaryModel(this);
+    m_opsProxy = new QSortFilterProxyModel(this);
+    m_opsProxy->setSourceModel(m_ops);
+    m_opsProxy->setSortRole(TableModel::SortRole);
+    QTableView* ops = newStatsTable(m_opsProxy, bottom);
+    ops->sortByColumn(1, Qt::DescendingOrder);
+    m_kernelRows = new KernelSummaryModel(this);
+    m_kernelsProxy = new QSortFilterProxyModel(this);
+    m_kernelsProxy->setSourceModel(m_kernelRows);
+    m_kernelsProxy->setSortRole(TableModel::SortRole);
+    QTableView* kernels = newStatsTable(m_kernelsProxy, bottom);
+    kernels->sortByColumn(1, Qt::DescendingOrder);
+    m_idle = new QLabel(bottom);
     m_idle->setTextFormat(Qt::RichText);
     m_idle->setWordWrap(true);
-    rightLayout->addWidget(m_idle);
-    split->addWidget(m_steps);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    m_idle->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    bottom->addWidget(ops);
+    bottom->addWidget(kernels);
+    bottom->addWidget(m_idle);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 4);
+    bottom->setStretchFactor(2, 2);
+    rows->addWidget(top);
+    rows->addWidget(bottom);
+    rows->setStretchFactor(0, 3);
+    rows->setStretchFactor(1, 2);
+    layout->addWidget(rows, 1);
 
     connect(m_steps, &StepBreakdownChart::stepsClicked, this,
             [this](qint64 from, qint64 to, const QString&) { emit rangeRequested(from, to); });
+    connect(m_roofline, &RooflineChart::opClicked, this, [this](const QString& op, const QString& label) {
+        const std::vector<SliceRef> ev = slicesNamed(op, false);
+        if (!ev.empty()) emit eventsRequested(label, ev);
+    });
+    connect(ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& cur) {
+                const OpsSummaryRow* r = m_ops->row(m_opsProxy->mapToSource(cur).row());
+                if (!r) return;
+                const QString name = QString::fromStdString(r->name);
+                const std::vector<SliceRef> ev = slicesNamed(name, false);
+                if (!ev.empty()) emit eventsRequested(name, ev);
+            });
+    connect(kernels->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& cur) {
+                const KernelSummaryRow* r = m_kernelRows->row(m_kernelsProxy->mapToSource(cur).row());
+                if (!r) return;
+                const QString name = QString::fromStdString(r->kernelName);
+                const std::vector<SliceRef> ev = slicesNamed(name, true);
+                if (!ev.empty()) emit eventsRequested(name, ev);
+            });
     connect(m_findings, &QListWidget::currentRowChanged, this, [this](int row) {
         if (!m_report || row < 0 || size_t(row) >= m_report->findings.size()) return;
         const Finding& f = m_report->findings[size_t(row)];
@@ -65,6 +130,28 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent)
             emit rangeRequested(f.from, f.to);
     });
     m_summary->setText(tr("No trace loaded."));
+}
+
+std::vector<SliceRef> OverviewPage::slicesNamed(const QString& name, bool gpuWork) const
+{
+    std::vector<SliceRef> out;
+    if (!m_doc || !m_doc->trace) return out;
+    const Trace& t = *m_doc->trace;
+    const QByteArray utf8 = name.toUtf8();
+    const std::string_view want(utf8.constData(), size_t(utf8.size()));
+    for (size_t ti = 0; ti < t.trackCount(); ++ti) {
+        const Track& tr = t.track(TrackId(uint32_t(ti)));
+        if (gpuWork != (tr.kind == TrackKind::GpuStream)) continue;
+        const SliceTrack& s = tr.slices;
+        for (size_t i = 0; i < s.size(); ++i) {
+            if (s.start(i) < m_scope.from || s.start(i) >= m_scope.to) continue;
+            if (t.str(s.name(i)) == want) out.push_back(SliceRef{tr.id, uint32_t(i)});
+        }
+    }
+    std::sort(out.begin(), out.end(), [&t](SliceRef a, SliceRef b) {
+        return t.slices(a.track).start(a.index) < t.slices(b.track).start(b.index);
+    });
+    return out;
 }
 
 void OverviewPage::setDocument(std::shared_ptr<const TraceDocument> doc)
@@ -97,6 +184,8 @@ void OverviewPage::recompute()
         m_findings->clear();
         m_steps->setBreakdown(StepBreakdown());
         m_idle->clear();
+        m_ops->setRows({});
+        m_kernelRows->setRows({});
         return;
     }
     m_summary->setText(m_summary->text() + tr(" <i>(updating…)</i>"));
@@ -104,8 +193,9 @@ void OverviewPage::recompute()
     const OverviewScope scope = m_scope;
     m_jobs.startJob(
         [doc, scope](const std::atomic<bool>& cancel) {
-            return std::make_shared<const OverviewReport>(
-                buildOverview(*doc->trace, doc->links, scope, &cancel));
+            OverviewReportOptions o;
+            o.scope = scope;
+            return std::make_shared<const OverviewReport>(buildOverview(*doc->trace, doc->links, o, &cancel));
         },
         [this](std::shared_ptr<const OverviewReport> r) {
             if (!r->cancelled) show(std::move(r));
@@ -127,7 +217,9 @@ QString OverviewPage::summaryHtml(const OverviewReport& r) const
         steps = tr("no ProfilerStep ranges: the trace as one span of %1")
                     .arg(formatDuration(TimeNs(b.averageTotal)));
     else
-        steps = tr("%n step(s), mean step time <b>%1</b>%2", nullptr, int(b.steps.size()))
+        steps = (b.steps.size() == 1 ? tr("1 step, step time <b>%1</b>%2")
+                                     : tr("%3 steps, mean step time <b>%1</b>%2")
+                                           .arg(QString(), QString(), QString::number(b.steps.size())))
                     .arg(formatDuration(TimeNs(b.averageTotal)))
                     .arg(b.onDevice ? tr(" (spans include the GPU work each step launched)") : QString());
     QStringList parts;
@@ -142,8 +234,22 @@ QString OverviewPage::summaryHtml(const OverviewReport& r) const
     if (b.tailStepsRemoved > 0)
         tail = tr("<br><i>%1 trailing step(s) left out: their GPU work was not all captured.</i>")
                    .arg(b.tailStepsRemoved);
-    return QStringLiteral("<b>%1</b>: %2<br>%3%4")
-        .arg(scope, steps, parts.join(QStringLiteral(" &nbsp; ")), tail);
+    return QStringLiteral("<b>%1</b>: %2<br>%3%4<br>%5")
+        .arg(scope, steps, parts.join(QStringLiteral(" &nbsp; ")), tail, gpuHtml(r));
+}
+
+QString OverviewPage::gpuHtml(const OverviewReport& r) const
+{
+    const GpuTimelineMetrics& m = r.gpu.timeline;
+    if (!m.valid || m.total <= 0) return tr("No GPU work in this range.");
+    auto part = [&m](TimeNs v) { return formatPercent(double(v) / double(m.total)); };
+    QString device =
+        r.deviceName.empty() ? QString() : QString::fromStdString(r.deviceName) + QStringLiteral(": ");
+    return tr("<b>GPU</b> %1busy %2, idle <b>%3</b> · computation %4, exposed communication %5, exposed "
+              "memcpy "
+              "%6 of %7 (TraceLens's timeline)")
+        .arg(device.toHtmlEscaped(), part(m.busy), part(m.idle), part(m.computation), part(m.exposedComm),
+             part(m.exposedMemcpy), formatDuration(m.total));
 }
 
 QString OverviewPage::idleHtml(const OverviewReport& r) const
@@ -172,6 +278,9 @@ void OverviewPage::show(std::shared_ptr<const OverviewReport> report)
     m_summary->setText(summaryHtml(r));
     m_steps->setBreakdown(r.steps);
     m_idle->setText(idleHtml(r));
+    m_roofline->setReport(r);
+    m_ops->setRows(r.gpu.kernels.ops);
+    m_kernelRows->setRows(r.gpu.kernels.kernels);
     m_findings->clear();
     for (const Finding& f : r.findings) {
         auto* item = new QListWidgetItem(qs(f.title) + QLatin1Char('\n') + qs(f.detail), m_findings);

@@ -1,5 +1,7 @@
 #include "overview/stepbreakdownchart.h"
 
+#include "util/theme.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -13,27 +15,27 @@ namespace ks::ui {
 
 QColor stepCategoryColor(StepCategory c)
 {
-    // tb_plugin's Overview ordering, with colours that keep GPU work warm and host work cool.
+    const Palette& p = Theme::palette();
     switch (c) {
     case StepCategory::Kernel:
-        return QColor(0x4c, 0x9a, 0x2a);
+        return p.kernel;
     case StepCategory::Memcpy:
-        return QColor(0xe0, 0x8e, 0x0b);
+        return p.memcpy;
     case StepCategory::Memset:
-        return QColor(0xc9, 0xb1, 0x1d);
+        return p.memset;
     case StepCategory::Communication:
-        return QColor(0xb5, 0x47, 0x9b);
+        return p.communication;
     case StepCategory::Runtime:
-        return QColor(0xd6, 0x4f, 0x4f);
+        return p.runtime;
     case StepCategory::DataLoader:
-        return QColor(0x8d, 0x6e, 0x52);
+        return p.dataloader;
     case StepCategory::CpuExec:
-        return QColor(0x3d, 0x7e, 0xc9);
+        return p.cpu;
     case StepCategory::Other:
     case StepCategory::Count:
         break;
     }
-    return QColor(0xa8, 0xae, 0xb6);
+    return p.other;
 }
 
 StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(parent)
@@ -41,7 +43,8 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(parent)
     auto* c = new QChart;
     c->setAnimationOptions(QChart::NoAnimation);
     c->setMargins(QMargins(2, 2, 2, 2));
-    c->legend()->setAlignment(Qt::AlignRight);
+    // The page's summary line is the legend (same colours, with the shares).
+    c->legend()->hide();
     c->setTitle(tr("Step time breakdown"));
     m_series = new QStackedBarSeries(this);
     for (size_t i = 0; i < kStepCategoryCount; ++i) {

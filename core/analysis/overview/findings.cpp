@@ -1,5 +1,6 @@
 #include "analysis/overview/findings.h"
 
+#include "analysis/overview/overviewreport.h"
 #include "analysis/overview/rowsmeeting.h"
 
 #include <algorithm>
@@ -111,15 +112,6 @@ void FindingsBuilder::addSteps(const StepBreakdown& b)
         f.to = slow->end;
         add(std::move(f));
     }
-    if (const double s = share(b, StepCategory::Communication); s >= th.communicationShare) {
-        Finding f{Finding::Kind::Communication, s};
-        f.title = "Communication " + pct(s) + per + " not hidden behind kernels";
-        f.detail = "Collectives run while no compute kernel does. Overlap them with the backward pass "
-                   "(DDP bucket size, FSDP prefetch) or reduce what is communicated.";
-        f.from = slow->start;
-        f.to = slow->end;
-        add(std::move(f));
-    }
     if (const double s = share(b, StepCategory::Runtime); s >= th.runtimeShare && b.onDevice) {
         Finding f{Finding::Kind::RuntimeOverhead, s};
         f.events = eventsOfKind(EventKind::Runtime, slow->start, slow->end, 2000);
@@ -174,40 +166,92 @@ void FindingsBuilder::addSteps(const StepBreakdown& b)
     }
 }
 
-void FindingsBuilder::addIdle(const std::vector<StreamIdle>& idle, const StepBreakdown& steps)
+void FindingsBuilder::addIdle(const std::vector<StreamIdle>& idle, const StepBreakdown&)
 {
-    TimeNs host = 0, kernel = 0, other = 0, span = 0;
-    const StreamIdle* worst = nullptr;
     for (const StreamIdle& s : idle) {
-        host += s.time[size_t(IdleCategory::HostWait)];
-        kernel += s.time[size_t(IdleCategory::KernelWait)];
-        other += s.time[size_t(IdleCategory::Other)];
-        if (!worst || s.longest[0] > worst->longest[0]) worst = &s;
+        m_hostWait += s.time[size_t(IdleCategory::HostWait)];
+        m_kernelWait += s.time[size_t(IdleCategory::KernelWait)];
+        m_otherWait += s.time[size_t(IdleCategory::Other)];
+        if (s.longest[0] > m_longestHostWait) {
+            m_longestHostWait = s.longest[0];
+            m_afterLongestHostWait = s.longestBefore[0];
+        }
     }
-    for (const StepCosts& c : steps.steps)
-        span += c.total();
-    if (span <= 0 || idle.empty()) return;
-    // Idle summed over streams can exceed the wall time with several streams; the share is of the
-    // time the streams could have been busy.
-    const double total = double(span) * double(idle.size());
-    const double hostShare = double(host) / total;
-    if (hostShare >= m_thresholds.gpuIdleShare / 2 && worst && worst->longestBefore[0].valid()) {
-        Finding f{Finding::Kind::GpuIdle, hostShare};
-        const SliceRef next = worst->longestBefore[0];
-        const SliceRef op = m_links.launchingOp(next);
-        f.events = {next};
-        if (op.valid()) f.events.push_back(op);
-        f.title = "GPU streams wait for the host " + pct(hostShare) + " of the time (" + ms(double(host)) +
-                  " host wait, " + ms(double(kernel)) + " kernel wait, " + ms(double(other)) + " other)";
-        f.detail = "The longest wait, " + ms(double(worst->longest[0])) + ", ends with " +
-                   std::string(m_trace.sliceName(next)) +
-                   (op.valid() ? ", launched by " + std::string(m_trace.sliceName(op)) : std::string()) +
-                   ". The CPU issued work later than the GPU could run it: look at what the launching "
-                   "thread did before (synchronisation, Python, data preparation).";
-        const SliceTrack& st = m_trace.slices(next.track);
-        f.from = st.start(next.index) - worst->longest[0];
-        f.to = st.end(next.index);
+}
+
+void FindingsBuilder::addGpuTimeline(const GpuTimelineMetrics& m)
+{
+    if (!m.valid || m.total <= 0) return;
+    const double idle = double(m.idle) / double(m.total);
+    if (idle >= m_thresholds.gpuIdleShare) {
+        Finding f{Finding::Kind::GpuIdle, idle};
+        f.title = "GPU idle " + pct(idle) + " of the time (" + ms(double(m.idle)) + " of " +
+                  ms(double(m.total)) + ")";
+        const TimeNs gaps = m_hostWait + m_kernelWait + m_otherWait;
+        if (gaps > 0) {
+            const char* most = m_hostWait >= m_kernelWait && m_hostWait >= m_otherWait ? "host wait"
+                               : m_kernelWait >= m_otherWait                           ? "kernel wait"
+                                                                                       : "other waits";
+            f.title += std::string(", mostly ") + most;
+            f.detail = "Gaps between GPU work per stream (HTA): host wait " + ms(double(m_hostWait)) +
+                       ", kernel wait " + ms(double(m_kernelWait)) + ", other " + ms(double(m_otherWait)) +
+                       ".";
+        }
+        if (m_afterLongestHostWait.valid()) {
+            const SliceRef next = m_afterLongestHostWait;
+            const SliceRef op = m_links.launchingOp(next);
+            f.events = {next};
+            if (op.valid()) f.events.push_back(op);
+            f.detail +=
+                " The longest host wait, " + ms(double(m_longestHostWait)) + ", ends with " +
+                std::string(m_trace.sliceName(next)) +
+                (op.valid() ? " launched by " + std::string(m_trace.sliceName(op)) : std::string()) +
+                ": the CPU issued it later than the GPU could have run it (look at what the launching "
+                "thread did before: synchronisation, Python, data preparation).";
+            const SliceTrack& st = m_trace.slices(next.track);
+            f.from = st.start(next.index) - m_longestHostWait;
+            f.to = st.end(next.index);
+        } else if (f.detail.empty()) {
+            f.detail = "No GPU work ran for this share of the span from the first to the last piece of work.";
+        }
         add(std::move(f));
+    }
+    const double comm = double(m.exposedComm) / double(m.total);
+    if (comm >= m_thresholds.communicationShare) {
+        Finding f{Finding::Kind::Communication, comm};
+        f.title = "Communication exposed " + pct(comm) + " of the time (" + ms(double(m.exposedComm)) +
+                  " of " + ms(double(m.totalComm)) + " not overlapped by computation)";
+        f.detail = "Collectives run while no compute kernel does. Overlap them with the backward pass (DDP "
+                   "bucket size, FSDP prefetch), or reduce what is communicated.";
+        add(std::move(f));
+    }
+}
+
+void FindingsBuilder::addRoofline(const std::vector<RooflinePoint>& points,
+                                  const GpuTimelineMetrics& timeline, const std::optional<DevicePeak>& peak)
+{
+    if (!peak || !peak->valid() || !timeline.valid || timeline.busy <= 0) return;
+    size_t made = 0;
+    for (const RooflinePoint& p : points) {
+        if (made >= 3) break;
+        const double share = p.kernelUs * 1e3 / double(timeline.busy);
+        if (share < m_thresholds.roofShare || p.roofTflops <= 0) continue;
+        const double frac = p.fractionOfRoof();
+        if (frac >= m_thresholds.roofFraction) continue;
+        const bool memoryBound = p.flopsPerByte * peak->memoryTBps < p.computeRoofTflops;
+        Finding f{Finding::Kind::LowEfficiency, share * (1 - frac)};
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.1f of %.0f TFLOPS/s", p.tflopsPerS, p.roofTflops);
+        f.title = p.sheet + " " + p.label + " at " + pct(frac) + " of the " + peak->name + " roofline (" +
+                  buf + ", " + pct(share) + " of GPU time)";
+        std::snprintf(buf, sizeof buf, "%.1f FLOP/B", p.flopsPerByte);
+        f.detail =
+            std::string(memoryBound ? "Memory-bound" : "Compute-bound") + " at " + buf +
+            (memoryBound ? ": fusing it with its neighbours (torch.compile) saves the round trips to memory."
+                         : ": small or odd matrix sizes use the matrix units poorly; batch more work per "
+                           "call or pad sizes to multiples of 64.");
+        add(std::move(f));
+        ++made;
     }
 }
 

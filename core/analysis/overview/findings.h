@@ -1,7 +1,9 @@
 #pragma once
 
 #include "analysis/linkindex.h"
+#include "analysis/overview/devicepeaks.h"
 #include "analysis/overview/finding.h"
+#include "analysis/overview/gputimeline.h"
 #include "analysis/overview/idletime.h"
 #include "analysis/overview/launchstats.h"
 #include "analysis/overview/stepbreakdown.h"
@@ -20,6 +22,8 @@ public:
         double runtimeShare = 0.10; // runtime calls not hidden behind GPU work
         double communicationShare = 0.10;
         double gpuIdleShare = 0.20;     // GPU idle (Other + CPU categories) within the step
+        double roofShare = 0.05;        // an op with this share of GPU busy time ...
+        double roofFraction = 0.30;     // ... reaching less than this fraction of its roofline
         double stepVariation = 0.20;    // coefficient of variation of step times
         TimeNs shortKernel = 5'000;     // "launch-bound" kernels: shorter than 5 µs
         size_t shortKernelCount = 1000; // ... and at least this many ...
@@ -34,6 +38,12 @@ public:
     void addSteps(const StepBreakdown& steps);
     void addIdle(const std::vector<StreamIdle>& idle, const StepBreakdown& steps);
     void addLaunches(const LaunchStats& launches);
+    // TraceLens's timeline: GPU idle (explained by the idle breakdown given to addIdle) and exposed
+    // communication.
+    void addGpuTimeline(const GpuTimelineMetrics& timeline);
+    // Ops far below their roofline that take a real share of GPU time.
+    void addRoofline(const std::vector<struct RooflinePoint>& points, const GpuTimelineMetrics& timeline,
+                     const std::optional<DevicePeak>& peak);
 
     // Findings so far, heaviest first.
     std::vector<Finding> findings() const;
@@ -47,6 +57,9 @@ private:
     const LinkIndex& m_links;
     Thresholds m_thresholds;
     std::vector<Finding> m_findings;
+    // From addIdle, for the GPU idle finding.
+    TimeNs m_hostWait = 0, m_kernelWait = 0, m_otherWait = 0, m_longestHostWait = 0;
+    SliceRef m_afterLongestHostWait;
 };
 
 } // namespace ks
