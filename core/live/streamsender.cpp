@@ -3,9 +3,11 @@
 #include "live/endpoint.h"
 #include "record/api.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <poll.h>
@@ -46,6 +48,21 @@ std::string hostName()
 uint64_t currentTid()
 {
     return uint64_t(::syscall(SYS_gettid));
+}
+
+size_t memoryCapFromEnvironment()
+{
+    const char* v = std::getenv("KINETOSCOPE_LIVE_MAX_MB");
+    if (!v || !*v) return SenderOptions::kDefaultMemoryCap;
+    char* end = nullptr;
+    const unsigned long long mb = std::strtoull(v, &end, 10);
+    // Below 4 MiB the shares would be smaller than a chunk; an unparsable value keeps the default.
+    if (*end != '\0' || mb == 0) {
+        std::fprintf(stderr, "kinetoscope: KINETOSCOPE_LIVE_MAX_MB=%s is not a number of MiB; using %zu\n", v,
+                     SenderOptions::kDefaultMemoryCap >> 20);
+        return SenderOptions::kDefaultMemoryCap;
+    }
+    return size_t(std::clamp<unsigned long long>(mb, 4, 1 << 20)) << 20;
 }
 
 } // namespace
@@ -146,6 +163,8 @@ bool StreamSender::start(const SenderOptions& options, std::string& error)
 
     auto s = std::make_unique<State>();
     s->options = options;
+    if (s->options.memoryCapBytes == 0) s->options.memoryCapBytes = memoryCapFromEnvironment();
+    s->options.maxPendingBytes = std::min(s->options.maxPendingBytes, s->options.memoryCapBytes / 8);
     s->fd = fd;
     record::Clock::initialize();
     HelloFrame hello;
@@ -166,6 +185,7 @@ bool StreamSender::start(const SenderOptions& options, std::string& error)
         return false;
     }
     record::Recorder& rec = record::Recorder::instance();
+    record::ChunkPool::instance().setLimit(s->options.memoryCapBytes / 4);
     if (!rec.active()) {
         rec.discardAll();
         rec.setActive(true);
@@ -195,6 +215,7 @@ void StreamSender::stop(int32_t reason)
     s->fd = -1;
     s->running = false;
     if (s->enabledRecording) record::Recorder::instance().setActive(false);
+    record::ChunkPool::instance().setLimit(0);
 }
 
 bool StreamSender::active() const
@@ -425,7 +446,23 @@ void StreamSender::encodeRecords(State* s)
     bool dropping = false;
     for (const record::ThreadRecords& t : threads) {
         size_t i = 0;
-        while (i < t.records.size()) {
+        size_t mark = 0; // next of t.drops
+        const size_t total = t.records.size();
+        while (i < total || mark < t.drops.size()) {
+            if (mark < t.drops.size() && t.drops[mark].index <= i) {
+                // The thread dropped these itself (its buffers were full): say how many and where.
+                GapFrame g;
+                g.tid = t.tid;
+                const int64_t now = int64_t(record::Clock::monotonicNs());
+                g.fromNs = i > 0 ? record::Clock::toNs(ticksAt(t.records, i - 1)) : now;
+                g.toNs = i < total ? record::Clock::toNs(ticksAt(t.records, i)) : now;
+                if (g.toNs < g.fromNs) g.toNs = g.fromNs;
+                g.dropped = t.drops[mark].count;
+                s->eventsDropped += g.dropped;
+                encodeGap(s->out, g);
+                ++mark;
+                continue;
+            }
             if (s->pending() > s->options.maxPendingBytes) {
                 // The viewer is behind: drop the rest of what this drain holds, and say where, so
                 // ranges cut by the gap end there instead of swallowing what follows.
@@ -434,8 +471,10 @@ void StreamSender::encodeRecords(State* s)
                 GapFrame g;
                 g.tid = t.tid;
                 g.fromNs = record::Clock::toNs(ticksAt(t.records, i));
-                g.toNs = record::Clock::toNs(ticksAt(t.records, t.records.size() - 1));
-                g.dropped = t.records.size() - i;
+                g.toNs = record::Clock::toNs(ticksAt(t.records, total - 1));
+                g.dropped = total - i;
+                for (size_t m = mark; m < t.drops.size(); ++m)
+                    g.dropped += t.drops[m].count;
                 s->eventsDropped += g.dropped;
                 encodeGap(s->out, g);
                 break;
@@ -445,7 +484,8 @@ void StreamSender::encodeRecords(State* s)
                 s->threadNames[t.tid] = t.name;
                 encodeThread(s->out, t.tid, t.name);
             }
-            const size_t n = std::min<size_t>(kRecordsPerFrame, t.records.size() - i);
+            size_t n = std::min<size_t>(kRecordsPerFrame, total - i);
+            if (mark < t.drops.size()) n = std::min(n, t.drops[mark].index - i);
             s->scratch.resize(n);
             size_t sent = 0;
             for (size_t k = 0; k < n; ++k) {
