@@ -1,6 +1,7 @@
 #include "live/liveingest.h"
 
 #include "io/tracereader.h"
+#include "live/windowfile.h"
 #include "live/windowmerge.h"
 #include "record/clock.h"
 #include "record/recordtypes.h"
@@ -19,6 +20,8 @@ using record::RecordType;
 constexpr uint64_t kSliceBytes = 64;
 constexpr uint64_t kOtherBytes = 48;
 constexpr uint32_t kMaxStringId = 1u << 26;
+// Bookkeeping per string or payload kept (table entry, hash node), on top of its text.
+constexpr uint64_t kStringBytes = 32;
 
 } // namespace
 
@@ -33,7 +36,14 @@ struct LiveIngest::ThreadState {
 struct LiveIngest::Conn {
     ConnectionInfo info;
     ProcessId process;
-    std::vector<StringId> strings; // by wire id
+    // By wire id: dense while ids stay near the count defined (what senders do), else sparse, so
+    // a single definition with a huge id costs one entry, not a table up to it.
+    std::vector<StringId> strings;
+    std::unordered_map<uint32_t, StringId> sparseStrings;
+    size_t stringsDefined = 0;
+    bool stringsRefused = false; // definitions refused over the budget: unknown ids are then not errors
+    StringId refusedName;
+    // Texts not yet parsed (dropped once parsed into payloadArgs).
     std::unordered_map<uint64_t, std::string> payloads;
     std::unordered_map<uint64_t, ArgsRef> payloadArgs;
     std::unordered_map<uint64_t, std::unique_ptr<ThreadState>> threads;
@@ -48,9 +58,38 @@ struct LiveIngest::Conn {
             out = StringPool::kEmpty;
             return true;
         }
-        if (id >= strings.size() || !strings[id].valid()) return false;
-        out = strings[id];
+        if (id < strings.size() && strings[id].valid()) {
+            out = strings[id];
+            return true;
+        }
+        if (auto it = sparseStrings.find(id); it != sparseStrings.end()) {
+            out = it->second;
+            return true;
+        }
+        if (!stringsRefused) return false;
+        out = refusedName;
         return true;
+    }
+
+    void define(uint32_t id, StringId s)
+    {
+        // Senders number strings from 1 in the order they intern them: a dense table suits them.
+        constexpr size_t kDenseSlack = 65536;
+        if (id < strings.size()) {
+            stringsDefined += !strings[id].valid();
+            strings[id] = s;
+            return;
+        }
+        if (id <= 2 * stringsDefined + kDenseSlack) {
+            strings.resize(
+                std::max<size_t>(size_t(id) + 1, std::min<size_t>(2 * strings.size() + 1024,
+                                                                  2 * stringsDefined + kDenseSlack)),
+                StringId());
+            ++stringsDefined;
+            strings[id] = s;
+            return;
+        }
+        stringsDefined += sparseStrings.insert_or_assign(id, s).second;
     }
 };
 
@@ -168,8 +207,16 @@ bool LiveIngest::apply(ConnId id, const Frame& f, std::string& error)
                 error = "strings frame: id " + std::to_string(sid) + " is out of range";
                 return false;
             }
-            if (sid >= c.strings.size()) c.strings.resize(size_t(sid) + 1024, StringId());
-            c.strings[sid] = m_trace.strings().intern(text);
+            // String tables count against the budget; beyond it, names are not kept (the events
+            // using them are over the budget too) and show as "(over budget)".
+            if (overBudget()) {
+                if (!c.stringsRefused) c.refusedName = m_trace.strings().intern("(over budget)");
+                c.stringsRefused = true;
+                m_counters.overBudgetBytes += text.size();
+                continue;
+            }
+            c.define(sid, m_trace.strings().intern(text));
+            m_approxBytes += text.size() + kStringBytes;
         }
         return true;
     }
@@ -186,7 +233,15 @@ bool LiveIngest::apply(ConnId id, const Frame& f, std::string& error)
         uint64_t pid;
         std::string_view json;
         if (!decodePayload(f.payload, pid, json, error)) return false;
-        c.payloads[pid] = std::string(json);
+        // Kept until parsed, and counted against the budget: beyond it, args are not kept.
+        if (overBudget()) {
+            m_counters.overBudgetBytes += json.size();
+            return true;
+        }
+        auto [it, fresh] = c.payloads.try_emplace(pid);
+        if (!fresh) m_approxBytes -= std::min<uint64_t>(m_approxBytes, it->second.size());
+        it->second = std::string(json);
+        m_approxBytes += json.size() + kStringBytes;
         return true;
     }
     case FrameType::Events:
@@ -204,8 +259,8 @@ bool LiveIngest::apply(ConnId id, const Frame& f, std::string& error)
             m_trace.track(c.steps).hasSortIndex = true;
         }
         const std::string name = "ProfilerStep#" + std::to_string(s.number);
-        const SliceRef ref =
-            m_tracks.appendClosed(c.steps, start, end - start, m_trace.strings().intern(name), m_catUser, {});
+        const SliceRef ref = m_tracks.appendClosed(c.steps, start, liveDuration(start, end),
+                                                   m_trace.strings().intern(name), m_catUser, {});
         if (ref.valid()) m_trace.steps().push_back(Step{s.number, start, end, ref});
         ++m_counters.steps;
         StepArrival a;
@@ -291,6 +346,10 @@ ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation)
                 }
             }
             c.payloadArgs.emplace(payload, parsed);
+            m_approxBytes += kStringBytes;
+            // The parsed args are what is kept; the text would only sit there (its bytes stay
+            // counted: the args hold about as much).
+            if (text != c.payloads.end()) c.payloads.erase(text);
         }
     }
     if (correlation == 0) return parsed;
@@ -405,7 +464,7 @@ bool LiveIngest::applyEvents(Conn& c, std::string_view payload, std::string& err
             const TimeNs end = toTrace(int64_t(r.a));
             const TimeNs start = toTrace(r.timeNs);
             if (m_tracks
-                    .appendClosed(ts.track, start, std::max<TimeNs>(0, end - start), name, m_catUser,
+                    .appendClosed(ts.track, start, liveDuration(start, end), name, m_catUser,
                                   argsFor(c, 0, r.b))
                     .valid())
                 ++m_counters.slices;
@@ -435,15 +494,15 @@ void LiveIngest::memory(Conn& c, ThreadState& ts, const WireRecord& r, TimeNs t)
     const auto key = std::make_tuple(device.first, device.second, r.a);
     if (r.type == uint8_t(RecordType::Alloc)) {
         c.allocations[key] = bytes;
-        total += bytes;
+        total = addSaturated(total, bytes);
     } else {
         auto it = c.allocations.find(key);
         if (it != c.allocations.end()) {
             if (bytes == 0) bytes = it->second;
             c.allocations.erase(it);
         }
-        total -= bytes;
-        bytes = -bytes;
+        bytes = negateSaturated(bytes);
+        total = addSaturated(total, bytes);
     }
     MemoryEvent e;
     e.ts = t;
@@ -496,10 +555,19 @@ bool LiveIngest::applyWindow(Conn& c, std::string_view payload, std::string& err
     place.hostProcess = c.process;
     place.monoToTrace = m_monoToTrace;
     place.liveBaseNs = m_baseNs;
-    const WindowMergeResult res = mergeWindow(m_trace, m_tracks, m_shard, w, place);
-    if (w.removeAfter && !m_windowDir.empty() && w.path.rfind(m_windowDir + "/", 0) == 0 &&
-        w.path.find("/../") == std::string::npos)
-        ::unlink(w.path.c_str());
+    // Only a regular file inside the session's window directory is read (and removed): a target
+    // naming a FIFO, a device or someone else's file gets a one-line error for that window.
+    std::string resolved, why;
+    const int fd = openWindowFile(w.path, m_windowDir, resolved, why);
+    if (fd < 0) {
+        ++m_counters.windowErrors;
+        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, why});
+        return true;
+    }
+    const WindowMergeResult res =
+        mergeWindow(m_trace, m_tracks, m_shard, w, place, "/proc/self/fd/" + std::to_string(fd));
+    ::close(fd);
+    if (w.removeAfter) ::unlink(resolved.c_str());
     if (!res.ok) {
         ++m_counters.windowErrors;
         m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, res.error});
@@ -617,7 +685,7 @@ bool LiveIngest::applyDevice(Conn& c, std::string_view payload, std::string& err
         }
         const ArgsRef args = m_shard.finish();
         const TimeNs start = toTrace(a.startNs);
-        const TimeNs dur = std::max<TimeNs>(0, a.endNs - a.startNs);
+        const TimeNs dur = liveDuration(start, toTrace(a.endNs));
         TrackId track;
         if (onDevice) {
             const ProcessId p = m_trace.findOrAddProcess(RowKey::fromNumber(a.device), ProcessKind::Gpu);
