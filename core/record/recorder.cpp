@@ -144,14 +144,15 @@ void Recorder::drainAll(std::vector<ThreadRecords>& into)
             std::lock_guard lock(m_threadsMutex);
             if (tr->name != t->name()) tr->name = t->name();
         }
-        // Sized once for what is there: growing by doubling would hold up to twice the records
-        // (and both copies while it moves them), which a capped live stream cannot afford.
+        // Sized once for what is there, and never grown while draining: growing by doubling would
+        // hold up to twice the records (and both copies while it moves them), which a capped live
+        // stream cannot afford. What the writer adds meanwhile waits for the next drain.
         const size_t need = t->undrained();
         if (need > tr->records.capacity()) {
             std::vector<Record>().swap(tr->records);
             tr->records.reserve(need + need / 8);
         }
-        t->drain(tr->records, &tr->drops);
+        t->drain(tr->records, &tr->drops, std::max<size_t>(tr->records.capacity(), 1));
     }
     std::lock_guard lock(m_threadsMutex);
     for (size_t i = 0; i < m_threads.size();) {

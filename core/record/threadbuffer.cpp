@@ -136,15 +136,18 @@ uint64_t ThreadBuffer::droppedNow() const
     return episode + (d ? d->committed.load(std::memory_order_acquire) : 0);
 }
 
-size_t ThreadBuffer::drain(std::vector<Record>& out, std::vector<DropMark>* drops)
+size_t ThreadBuffer::drain(std::vector<Record>& out, std::vector<DropMark>* drops, size_t max)
 {
     size_t n = 0;
     while (true) {
         const uint32_t committed = m_readChunk->committed.load(std::memory_order_acquire);
         if (committed > m_readIndex) {
-            out.insert(out.end(), m_readChunk->records + m_readIndex, m_readChunk->records + committed);
-            n += committed - m_readIndex;
-            m_readIndex = committed;
+            const uint32_t take = uint32_t(std::min<size_t>(committed - m_readIndex, max - n));
+            out.insert(out.end(), m_readChunk->records + m_readIndex,
+                       m_readChunk->records + m_readIndex + take);
+            n += take;
+            m_readIndex += take;
+            if (n == max) return n;
         }
         // Only a full chunk can have a successor; once the successor exists the writer never
         // comes back to this one.

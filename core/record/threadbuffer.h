@@ -89,8 +89,8 @@ public:
 
     // Drainer side: appends every record published since the last drain to out and frees chunks
     // that the writer has left behind. Records the writer dropped are added to drops (positions
-    // in out), when given.
-    size_t drain(std::vector<Record>& out, std::vector<DropMark>* drops = nullptr);
+    // in out), when given. At most max records are taken (the rest stays for the next drain).
+    size_t drain(std::vector<Record>& out, std::vector<DropMark>* drops = nullptr, size_t max = SIZE_MAX);
     // True when everything written has been drained.
     bool drained() const;
     // Records published and not drained yet (a lower bound while the writer runs).
