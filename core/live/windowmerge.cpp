@@ -27,6 +27,13 @@ bool profilerStepLabel(std::string_view name, int64_t& label)
     return true;
 }
 
+// A slice's name; empty for a slice without one (the reader keeps an "X" event that has no name
+// with an invalid name id, which the string pool must not be asked for).
+std::string_view nameOf(const Trace& w, StringId id)
+{
+    return id.valid() ? w.str(id) : std::string_view();
+}
+
 // Window time + delta = live time.
 bool windowDelta(const Trace& w, const WindowFrame& frame, const WindowPlacement& place, int64_t& delta,
                  std::string& how)
@@ -47,7 +54,7 @@ bool windowDelta(const Trace& w, const WindowFrame& frame, const WindowPlacement
         const SliceTrack& st = tr.slices;
         for (size_t r = 0; r < st.size(); ++r) {
             int64_t label;
-            if (!profilerStepLabel(w.str(st.name(r)), label)) continue;
+            if (!profilerStepLabel(nameOf(w, st.name(r)), label)) continue;
             auto it = anchors.find(label);
             if (it != anchors.end())
                 deltas.push_back(
@@ -154,7 +161,7 @@ private:
         rows.assign(st.size(), SliceRef{});
         for (size_t r = 0; r < st.size(); ++r) {
             int64_t label;
-            if (profilerStepLabel(m_w.str(st.name(r)), label)) continue;
+            if (profilerStepLabel(nameOf(m_w, st.name(r)), label)) continue;
             const TimeNs start = addLiveTime(st.start(r), m_delta);
             const TimeNs dur = st.end(r) - st.start(r);
             rows[r] = m_tracks.appendClosed(dst, start, dur, str(st.name(r)), cat(st.category(r)),

@@ -172,6 +172,35 @@ private slots:
         QCOMPARE(bare.counters().windowErrors, uint64_t(1));
     }
 
+    void aWindowSliceWithoutANameIsMerged()
+    {
+        // Found by fuzz_live_window: the reader keeps a nameless "X" event with an invalid name id,
+        // and looking for ProfilerStep labels asked the string pool for it.
+        QTemporaryDir session;
+        const std::string path = session.filePath(QStringLiteral("w.json")).toStdString();
+        {
+            std::ofstream f(path);
+            f << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "pid": 9, "tid": 1, "ts": 10, "dur": 5},
+                {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 9, "tid": 1, "ts": 20, "dur": 5}]})";
+        }
+        Trace t;
+        LiveIngest in(t);
+        in.setWindowDir(session.path().toStdString());
+        const auto c = in.open(4242);
+        QCOMPARE(feed(in, c, hello()), std::string());
+        WindowFrame w;
+        w.path = path;
+        w.firstStep = 1;
+        w.lastStep = 1;
+        w.startNs = 1'000'000'000;
+        w.anchors = {{0, 1}, {1, 1'000'000'000}};
+        std::string b;
+        encodeWindow(b, w);
+        QCOMPARE(feed(in, c, b), std::string());
+        QCOMPARE(in.counters().windows, uint64_t(1));
+        QCOMPARE(in.counters().windowEvents, uint64_t(2));
+    }
+
     void aHugeStringIdCostsOneEntry()
     {
         Trace t;
