@@ -20,6 +20,26 @@ using record::RecordType;
 constexpr uint64_t kSliceBytes = 64;
 constexpr uint64_t kOtherBytes = 48;
 constexpr uint32_t kMaxStringId = 1u << 26;
+// An error about a window stays one line whatever the target named or the file held (paths and
+// JSON keys are quoted in messages): control characters become \xNN.
+std::string oneLine(const std::string& text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (u >= 0x20 && u != 0x7f) {
+            out += ch;
+            continue;
+        }
+        static const char* hex = "0123456789abcdef";
+        out += "\\x";
+        out += hex[u >> 4];
+        out += hex[u & 15];
+    }
+    return out;
+}
+
 // Bookkeeping per string or payload kept (table entry, hash node), on top of its text.
 constexpr uint64_t kStringBytes = 32;
 
@@ -561,7 +581,7 @@ bool LiveIngest::applyWindow(Conn& c, std::string_view payload, std::string& err
     const int fd = openWindowFile(w.path, m_windowDir, resolved, why);
     if (fd < 0) {
         ++m_counters.windowErrors;
-        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, why});
+        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, oneLine(why)});
         return true;
     }
     const WindowMergeResult res =
@@ -570,7 +590,7 @@ bool LiveIngest::applyWindow(Conn& c, std::string_view payload, std::string& err
     if (w.removeAfter) ::unlink(resolved.c_str());
     if (!res.ok) {
         ++m_counters.windowErrors;
-        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, res.error});
+        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, oneLine(res.error)});
         return true; // a bad file is the window's problem, not the stream's
     }
     ++m_counters.windows;

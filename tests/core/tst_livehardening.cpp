@@ -146,6 +146,9 @@ private slots:
             {"/dev/zero", QStringLiteral("not inside the session's window directory")},
             {elsewhere, QStringLiteral("not inside the session's window directory")},
             {"relative.json", QStringLiteral("not an absolute path")},
+            // A name with a newline (and a window file whose error would quote raw bytes) still
+            // gives one line.
+            {dir + "/new\nline.json", QStringLiteral("new\\x0aline.json")},
         };
         uint64_t errors = 1;
         for (const auto& [path, why] : refused) {
