@@ -3,6 +3,7 @@
 #include "io/tracereader.h"
 #include "live/windowfile.h"
 #include "live/windowmerge.h"
+#include "live/wirestrings.h"
 #include "record/clock.h"
 #include "record/recordtypes.h"
 
@@ -56,13 +57,7 @@ struct LiveIngest::ThreadState {
 struct LiveIngest::Conn {
     ConnectionInfo info;
     ProcessId process;
-    // By wire id: dense while ids stay near the count defined (what senders do), else sparse, so
-    // a single definition with a huge id costs one entry, not a table up to it.
-    std::vector<StringId> strings;
-    std::unordered_map<uint32_t, StringId> sparseStrings;
-    size_t stringsDefined = 0;
-    bool stringsRefused = false; // definitions refused over the budget: unknown ids are then not errors
-    StringId refusedName;
+    WireStrings strings;
     // Texts not yet parsed (dropped once parsed into payloadArgs).
     std::unordered_map<uint64_t, std::string> payloads;
     std::unordered_map<uint64_t, ArgsRef> payloadArgs;
@@ -78,38 +73,7 @@ struct LiveIngest::Conn {
             out = StringPool::kEmpty;
             return true;
         }
-        if (id < strings.size() && strings[id].valid()) {
-            out = strings[id];
-            return true;
-        }
-        if (auto it = sparseStrings.find(id); it != sparseStrings.end()) {
-            out = it->second;
-            return true;
-        }
-        if (!stringsRefused) return false;
-        out = refusedName;
-        return true;
-    }
-
-    void define(uint32_t id, StringId s)
-    {
-        // Senders number strings from 1 in the order they intern them: a dense table suits them.
-        constexpr size_t kDenseSlack = 65536;
-        if (id < strings.size()) {
-            stringsDefined += !strings[id].valid();
-            strings[id] = s;
-            return;
-        }
-        if (id <= 2 * stringsDefined + kDenseSlack) {
-            strings.resize(
-                std::max<size_t>(size_t(id) + 1, std::min<size_t>(2 * strings.size() + 1024,
-                                                                  2 * stringsDefined + kDenseSlack)),
-                StringId());
-            ++stringsDefined;
-            strings[id] = s;
-            return;
-        }
-        stringsDefined += sparseStrings.insert_or_assign(id, s).second;
+        return strings.find(id, out);
     }
 };
 
@@ -230,12 +194,11 @@ bool LiveIngest::apply(ConnId id, const Frame& f, std::string& error)
             // String tables count against the budget; beyond it, names are not kept (the events
             // using them are over the budget too) and show as "(over budget)".
             if (overBudget()) {
-                if (!c.stringsRefused) c.refusedName = m_trace.strings().intern("(over budget)");
-                c.stringsRefused = true;
+                if (!c.strings.refusing()) c.strings.refuse(m_trace.strings().intern("(over budget)"));
                 m_counters.overBudgetBytes += text.size();
                 continue;
             }
-            c.define(sid, m_trace.strings().intern(text));
+            c.strings.define(sid, m_trace.strings().intern(text));
             m_approxBytes += text.size() + kStringBytes;
         }
         return true;
