@@ -184,7 +184,8 @@ std::unique_ptr<ByteSource> wrap(std::unique_ptr<RawInput> in)
 
 std::unique_ptr<ByteSource> openByteSource(const std::string& path, std::string& error)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO blocks until a writer shows up, which may be never.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         error = "cannot open " + escapeText(path) + ": " + std::strerror(errno);
         return nullptr;
@@ -200,6 +201,13 @@ std::unique_ptr<ByteSource> openByteSource(const std::string& path, std::string&
         ::close(fd);
         return nullptr;
     }
+    // A trace is a file: a FIFO, socket or device (/dev/zero: endless) is refused.
+    if (!S_ISREG(st.st_mode)) {
+        error = path + " is not a regular file";
+        ::close(fd);
+        return nullptr;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 #ifdef POSIX_FADV_SEQUENTIAL
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
