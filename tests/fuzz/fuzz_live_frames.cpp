@@ -5,7 +5,7 @@
 // Built from tests/fuzz/live.cmake (KINETOSCOPE_FUZZ, clang); run e.g.
 //
 //   build-fuzz/tests/fuzz/fuzz_live_frames -max_total_time=300 -rss_limit_mb=1024 \
-//       CORPUS_DIR tests/fuzz/corpus/live/frames
+//       CORPUS_DIR tests/fuzz/corpus/live_frames
 
 #include "live/framestream.h"
 #include "live/liveingest.h"

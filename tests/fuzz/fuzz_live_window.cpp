@@ -4,7 +4,7 @@
 // a one-line error, never a crash or a sanitizer report (times at the ends of int64 included).
 // Built from tests/fuzz/live.cmake; run e.g.
 //
-//   build-fuzz/tests/fuzz/fuzz_live_window -max_total_time=300 CORPUS_DIR tests/fuzz/corpus/live/window
+//   build-fuzz/tests/fuzz/fuzz_live_window -max_total_time=300 CORPUS_DIR tests/fuzz/corpus/live_window
 
 #include "live/framestream.h"
 #include "live/liveingest.h"

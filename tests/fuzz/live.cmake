@@ -1,10 +1,4 @@
-# libFuzzer targets for the live side (clang only): the frame decoder and ingest, and the merge of
-# torch.profiler window files. include()d from tests/fuzz/CMakeLists.txt when KINETOSCOPE_FUZZ is
-# on; core itself should be built with -fsanitize=fuzzer-no-link,address,undefined so that the
-# fuzzer sees its coverage. Seeds: tests/fuzz/corpus/live/{frames,window}.
-foreach(name fuzz_live_frames fuzz_live_window)
-    add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.cpp)
-    target_compile_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_libraries(${name} PRIVATE kinetoscope_core)
-endforeach()
+# Live side: the frame decoder and ingest (fuzz_live_frames), and the merge of torch.profiler window
+# files (fuzz_live_window). Seeds: tests/fuzz/corpus/live_frames, corpus/live_window.
+kinetoscope_fuzz_target(fuzz_live_frames ks_live)
+kinetoscope_fuzz_target(fuzz_live_window ks_live)
