@@ -1,11 +1,14 @@
 #include "analysis/linkindex.h"
 #include "analysis/overview/overview.h"
 #include "analysis/overview/overviewexport.h"
+#include "analysis/overview/reportexport.h"
 #include "cli/commands.h"
+#include "cli/loadtrace.h"
 #include "io/tracereader.h"
 
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace ks::cli {
@@ -13,7 +16,7 @@ namespace ks::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: kinetoscope analyze TRACE [--json] [--csv DIR] [--steps A-B]\n"
+    "usage: kinetoscope analyze TRACE [--json] [--csv DIR] [--steps A-B] [--device-peak P]\n"
     "\n"
     "Computes the trace overview with AMD TraceLens's definitions (see docs/analyze.md):\n"
     "the GPU timeline breakdown (computation, exposed communication, exposed memcpy, busy,\n"
@@ -28,6 +31,9 @@ const char* const kUsage =
     "                GEMM.csv, SDPA_fwd.csv, ..., short_kernel_histogram.csv)\n"
     "  --steps A-B   only ProfilerStep#A..#B (one number for a single step)\n"
     "  --row-limit N rows per table in the text report (default 15)\n"
+    "  --device-peak P  the device's peaks for % of peak and the roofline: a table name\n"
+    "                (H100, MI300X, ...) or bf16=TFLOPS,fp32=TFLOPS,tbps=TB/s[,fp8=,tf32=];\n"
+    "                default: the trace's deviceProperties name looked up in the built-in table\n"
     "Without --json or --csv a readable report is printed.\n";
 
 bool parseSteps(const std::string& v, int64_t& a, int64_t& b)
@@ -51,6 +57,7 @@ int runAnalyze(const Args& args)
     bool steps = false;
     int64_t stepA = 0, stepB = 0;
     size_t rowLimit = 15;
+    std::optional<DevicePeak> peak;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](std::string& out) {
@@ -77,6 +84,15 @@ int runAnalyze(const Args& args)
                 return 2;
             }
             steps = true;
+        } else if (a == "--device-peak") {
+            if (!value(v)) return 2;
+            DevicePeak p;
+            std::string why;
+            if (!applyDevicePeakOverride(v, p, why)) {
+                std::fprintf(stderr, "kinetoscope analyze: --device-peak: %s\n", why.c_str());
+                return 2;
+            }
+            peak = p;
         } else if (a == "--row-limit") {
             if (!value(v)) return 2;
             const auto r = std::from_chars(v.data(), v.data() + v.size(), rowLimit);
@@ -100,13 +116,8 @@ int runAnalyze(const Args& args)
         return 2;
     }
 
-    const LoadResult loaded = loadTraceFile(path);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", path.c_str(), loaded.error.c_str());
-        return 1;
-    }
-    for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    LoadResult loaded;
+    if (!loadTraceForCommand(path, loaded)) return 1;
     const Trace& trace = *loaded.trace;
 
     OverviewOptions options;
@@ -115,7 +126,16 @@ int runAnalyze(const Args& args)
                      path.c_str(), (long long)stepA, (long long)stepB);
         return 1;
     }
-    const OverviewResult result = computeOverview(trace, options);
+    LinkIndex links;
+    links.build(trace);
+    OverviewReportOptions ro;
+    if (steps) {
+        ro.scope.from = options.window.start;
+        ro.scope.to = options.window.end;
+    }
+    ro.peak = peak;
+    const OverviewReport report = buildOverview(trace, links, ro);
+    const OverviewResult& result = report.gpu;
     if (!result.timeline.valid)
         std::fprintf(stderr, "kinetoscope analyze: %s: no linked GPU work (the GPU timeline is empty)\n",
                      path.c_str());
@@ -128,10 +148,10 @@ int runAnalyze(const Args& args)
         }
     }
     if (json) {
-        const std::string text = overviewJson(result);
+        const std::string text = overviewReportJson(report);
         std::fwrite(text.data(), 1, text.size(), stdout);
     } else if (csvDir.empty()) {
-        const std::string text = overviewText(result, rowLimit);
+        const std::string text = overviewReportText(report, rowLimit);
         std::fwrite(text.data(), 1, text.size(), stdout);
     }
     return std::fflush(stdout) == 0 ? 0 : 1;

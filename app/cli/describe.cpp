@@ -1,5 +1,6 @@
 #include "analysis/summaryreport.h"
 #include "cli/commands.h"
+#include "cli/loadtrace.h"
 #include "io/logdir.h"
 #include "io/tracereader.h"
 #include "util/textescape.h"
@@ -26,14 +27,8 @@ int describeOnTerminal(const std::string& pathIn, const char* why)
     }
     std::fprintf(stderr, "kinetoscope: %s; printing the summary of %s instead\n", why,
                  escapeText(path).c_str());
-    const LoadResult loaded = loadTraceFile(path);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(path).c_str(),
-                     escapeText(loaded.error).c_str());
-        return 1;
-    }
-    for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
+    LoadResult loaded;
+    if (!loadTraceForCommand(path, loaded)) return 1;
     const SummaryReport report = buildSummaryReport(*loaded.trace);
     TableOptions o = report.table;
     o.sortBy = o.useDevice ? SortKey::SelfDeviceTimeTotal : SortKey::CpuTimeTotal;

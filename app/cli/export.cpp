@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/loadtrace.h"
 #include "io/tracereader.h"
 #include "io/tracewriter.h"
 #include "util/textescape.h"
@@ -71,14 +72,8 @@ int runExport(const Args& args)
     const std::string& in = positional[0];
     const std::string& out = positional[1];
 
-    const LoadResult loaded = loadTraceFile(in);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(in).c_str(),
-                     escapeText(loaded.error).c_str());
-        return 1;
-    }
-    for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", escapeText(in).c_str(), escapeText(w).c_str());
+    LoadResult loaded;
+    if (!loadTraceForCommand(in, loaded)) return 1;
 
     const SaveResult saved = saveTraceFile(*loaded.trace, out, options);
     for (const auto& w : saved.warnings)

@@ -1,6 +1,7 @@
 #include "analysis/memoryexport.h"
 #include "analysis/memorytimeline.h"
 #include "cli/commands.h"
+#include "cli/loadtrace.h"
 #include "io/tracereader.h"
 #include "util/textescape.h"
 
@@ -103,14 +104,8 @@ int runExportMemory(const Args& args)
     const std::string& tracePath = positional[0];
     const std::string& outPath = positional[1];
 
-    const LoadResult r = loadTraceFile(tracePath);
-    if (!r.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(tracePath).c_str(),
-                     escapeText(r.error).c_str());
-        return 1;
-    }
-    for (const auto& w : r.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
+    LoadResult r;
+    if (!loadTraceForCommand(tracePath, r)) return 1;
     const MemoryTimeline tl = MemoryTimeline::build(*r.trace);
     if (tl.empty()) {
         std::fprintf(stderr,

@@ -1,5 +1,6 @@
 #include "analysis/stackexport.h"
 #include "cli/commands.h"
+#include "cli/loadtrace.h"
 #include "io/tracereader.h"
 #include "util/atomicfile.h"
 #include "util/textescape.h"
@@ -49,14 +50,8 @@ int runExportStacks(const Args& args)
         usage(stderr);
         return 2;
     }
-    const LoadResult loaded = loadTraceFile(files[0]);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(files[0]).c_str(),
-                     escapeText(loaded.error).c_str());
-        return 1;
-    }
-    for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
+    LoadResult loaded;
+    if (!loadTraceForCommand(files[0], loaded)) return 1;
     std::string text, error;
     if (!stacksText(*loaded.trace, metric, text, &error)) {
         std::fprintf(stderr, "kinetoscope export-stacks: %s\n", escapeText(error).c_str());

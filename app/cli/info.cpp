@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/loadtrace.h"
 #include "io/tracereader.h"
 #include "util/textescape.h"
 
@@ -12,14 +13,8 @@ int runInfo(const Args& args)
         std::fprintf(stderr, "usage: kinetoscope info TRACE\n");
         return 2;
     }
-    const LoadResult r = loadTraceFile(args[0]);
-    if (!r.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(args[0]).c_str(),
-                     escapeText(r.error).c_str());
-        return 1;
-    }
-    for (const auto& w : r.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
+    LoadResult r;
+    if (!loadTraceForCommand(args[0], r)) return 1;
     const Trace& t = *r.trace;
     std::printf("file: %s\n", escapeText(args[0]).c_str());
     std::printf("events: %llu (%.1f MB of JSON%s) loaded in %.3f s, model %.1f MB\n",

@@ -2,6 +2,7 @@
 #include "analysis/summaryreport.h"
 #include "analysis/summarytable.h"
 #include "cli/commands.h"
+#include "cli/loadtrace.h"
 #include "io/tracereader.h"
 #include "util/textescape.h"
 
@@ -163,14 +164,8 @@ int runSummary(const Args& args)
         return 2;
     }
 
-    const LoadResult loaded = loadTraceFile(path);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(path).c_str(),
-                     escapeText(loaded.error).c_str());
-        return 1;
-    }
-    for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
+    LoadResult loaded;
+    if (!loadTraceForCommand(path, loaded)) return 1;
     const Trace& trace = *loaded.trace;
 
     SummaryRequest request;
