@@ -1,0 +1,121 @@
+// The Overview page in the main window: first in the Analysis panel, computed off the GUI thread
+// from the same report `kinetoscope analyze` prints, re-scoped by the timeline's range selection,
+// and every mark (step bar, finding, table row, roofline point) showing its events on the timeline.
+
+#include "analysis/overview/overviewreport.h"
+#include "document/tracedocument.h"
+#include "mainwindow/mainwindow.h"
+#include "overview/opsummarymodel.h"
+#include "overview/overviewpage.h"
+#include "overview/rooflinechart.h"
+#include "overview/stepbreakdownchart.h"
+#include "timeline/timelineview.h"
+
+#include <QAbstractItemModelTester>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace ks;
+using namespace ks::ui;
+
+namespace {
+
+const char* kResnet =
+    "pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
+
+struct Opened {
+    std::unique_ptr<MainWindow> window;
+    std::shared_ptr<const TraceDocument> doc;
+};
+
+Opened open(const char* name)
+{
+    Opened o;
+    o.window = std::make_unique<MainWindow>();
+    o.window->setInteractive(false);
+    o.window->setSessionTracking(false);
+    o.window->resize(1400, 900);
+    o.window->show();
+    QSignalSpy loaded(o.window.get(), &MainWindow::documentLoaded);
+    QSignalSpy computed(o.window->overviewPage(), &OverviewPage::computed);
+    o.window->openPath(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name), false);
+    if (!loaded.wait(60000)) return o;
+    if (computed.isEmpty() && !computed.wait(60000)) return o;
+    o.doc = o.window->document();
+    return o;
+}
+
+} // namespace
+
+class TestOverviewPage : public QObject {
+    Q_OBJECT
+private slots:
+    void overviewIsFirstAndShowsTheReport()
+    {
+        Opened o = open(kResnet);
+        QVERIFY(o.doc);
+        OverviewPage* page = o.window->overviewPage();
+        auto* tabs = qobject_cast<QTabWidget*>(page->parentWidget()->parentWidget());
+        QVERIFY(tabs);
+        QCOMPARE(tabs->indexOf(page), 0);
+        const OverviewReport* r = page->report();
+        QVERIFY(r);
+        // The same numbers as the core report.
+        const OverviewReport expected = buildOverview(*o.doc->trace, o.doc->links);
+        QCOMPARE(r->steps.steps.size(), expected.steps.steps.size());
+        QCOMPARE(r->steps.averageTotal, expected.steps.averageTotal);
+        QCOMPARE(r->gpu.timeline.idle, expected.gpu.timeline.idle);
+        QCOMPARE(page->stepChart()->bars().size(), r->steps.steps.size());
+        QCOMPARE(page->stepChart()->barValue(StepCategory::DataLoader, 0),
+                 double(r->steps.steps[0].cost[size_t(StepCategory::DataLoader)]) / 1e6);
+        QCOMPARE(page->findingsList()->count(), int(r->findings.size()));
+        QVERIFY(page->findingsList()->count() >= 2);
+        QVERIFY(page->roofline()->pointCount() > 0);
+        QAbstractItemModelTester ops(page->opModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(page->opModel()->rowCount() > 10);
+
+        // A finding with events highlights them on the timeline.
+        QSignalSpy events(page, &OverviewPage::eventsRequested);
+        int withEvents = -1;
+        for (size_t i = 0; i < r->findings.size(); ++i)
+            if (!r->findings[i].events.empty()) withEvents = int(i);
+        QVERIFY(withEvents >= 0);
+        page->findingsList()->setCurrentRow(withEvents);
+        QCOMPARE(events.size(), 1);
+        QVERIFY(o.window->timeline()->highlight());
+        QCOMPARE(o.window->timeline()->highlight()->occurrences.size(),
+                 r->findings[size_t(withEvents)].events.size());
+
+        // A step bar zooms the timeline to the step.
+        const StepCosts& s1 = r->steps.steps[1];
+        emit page->stepChart()->stepsClicked(s1.start, s1.end, QStringLiteral("1"));
+        QVERIFY(o.window->timeline()->window().t0 <= s1.start);
+        QVERIFY(o.window->timeline()->window().t1 >= s1.end);
+        QVERIFY(o.window->timeline()->window().span() < (s1.end - s1.start) * 2);
+    }
+
+    void rangeSelectionRescopesTheOverview()
+    {
+        Opened o = open(kResnet);
+        QVERIFY(o.doc);
+        OverviewPage* page = o.window->overviewPage();
+        const StepCosts s2 = page->report()->steps.steps[2];
+        QSignalSpy computed(page, &OverviewPage::computed);
+        // A range inside one step: broken down as one span.
+        const TimeNs mid = (s2.start + s2.end) / 2;
+        o.window->timeline()->setRange(s2.start, mid, {});
+        QVERIFY(computed.wait(30000));
+        QVERIFY(page->report()->steps.selection);
+        QCOMPARE(page->report()->steps.steps[0].total(), mid - s2.start);
+        // Clearing the range brings the whole trace back.
+        o.window->timeline()->clearRange();
+        QVERIFY(computed.wait(30000));
+        QVERIFY(!page->report()->steps.selection);
+        QVERIFY(page->report()->steps.steps.size() > 1);
+    }
+};
+
+QTEST_MAIN(TestOverviewPage)
+#include "tst_overviewpage.moc"
