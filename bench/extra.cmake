@@ -49,3 +49,7 @@ if(TARGET bench_record)
         message(STATUS "bench_record: libtorch not found, no torch reference")
     endif()
 endif()
+
+if(TARGET bench_overview)
+    target_link_libraries(bench_overview PRIVATE ks_kinetosynth)
+endif()

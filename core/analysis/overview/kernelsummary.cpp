@@ -49,7 +49,8 @@ TimeNs lookup(const std::vector<std::pair<SliceRef, TimeNs>>& v, SliceRef key)
 
 } // namespace
 
-KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem>& items, TimeNs totalTimeNs)
+KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem>& items, TimeNs totalTimeNs,
+                               const ParentIndex& parents)
 {
     KernelSummary out;
 
@@ -73,7 +74,8 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
         if (!it.runtime.valid()) continue;
         if (firstKernel.count(it.runtime)) subtree.push_back({it.runtime, it.start, it.end});
         const SliceTrack& st = trace.slices(it.runtime.track);
-        for (int64_t p = st.parent(it.runtime.index); p >= 0; p = st.parent(size_t(p))) {
+        for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
+             p = parents.parent(it.runtime.track, size_t(p))) {
             const SliceRef ref{it.runtime.track, uint32_t(p)};
             if (firstKernel.count(ref)) subtree.push_back({ref, it.start, it.end});
         }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/overview/launchattribution.h"
+#include "analysis/overview/parentindex.h"
 
 #include <string>
 #include <vector>
@@ -55,7 +56,8 @@ struct KernelSummary {
 // get_kernel_launchers / get_df_kernel_launchers_summary*, Reporting/generate_perf_report_pytorch.py)
 // over gathered GPU work. totalTimeNs is the GPU timeline's total_time. Sorts flat arrays; no
 // per-kernel allocation.
-KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem>& items, TimeNs totalTimeNs);
+KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem>& items, TimeNs totalTimeNs,
+                               const ParentIndex& parents);
 
 // Busy time (union of intervals) per key, from (key, start, end) triples sorted in place.
 struct KeyedSpan {

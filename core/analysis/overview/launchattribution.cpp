@@ -13,17 +13,17 @@ bool isGpuTrack(const Trace& trace, const Track& t)
 
 } // namespace
 
-SliceRef LaunchAttribution::innermostCpuOp(const Trace& trace, SliceRef r)
+SliceRef LaunchAttribution::innermostCpuOp(const Trace& trace, const ParentIndex& parents, SliceRef r)
 {
-    const SliceTrack& st = trace.slices(r.track);
-    for (int64_t row = st.parent(r.index); row >= 0; row = st.parent(size_t(row))) {
+    for (int64_t row = parents.parent(r.track, r.index); row >= 0;
+         row = parents.parent(r.track, size_t(row))) {
         const SliceRef p{r.track, uint32_t(row)};
         if (trace.sliceKind(p) == EventKind::CpuOp) return p;
     }
     return {};
 }
 
-size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
+size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links, const ParentIndex& parents)
 {
     const size_t before = m_items.size();
     if (m_seen.size() < trace.trackCount()) m_seen.resize(trace.trackCount(), 0);
@@ -71,7 +71,8 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
                 // "execute" pass-through ops. A runtime call nested in another one stops the search
                 // there, and the launch itself becomes the launcher.
                 const SliceTrack& cpu = trace.slices(it.runtime.track);
-                for (int64_t p = cpu.parent(it.runtime.index); p >= 0; p = cpu.parent(size_t(p))) {
+                for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
+                     p = parents.parent(it.runtime.track, size_t(p))) {
                     const SliceRef ref{it.runtime.track, uint32_t(p)};
                     const EventKind k = trace.sliceKind(ref);
                     if (isLaunchKind(k)) break;
@@ -81,7 +82,7 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
                     it.launcher = ref;
                     break;
                 }
-                if (!it.parentOp.valid()) it.parentOp = innermostCpuOp(trace, it.runtime);
+                if (!it.parentOp.valid()) it.parentOp = innermostCpuOp(trace, parents, it.runtime);
                 if (!it.launcher.valid()) it.launcher = it.runtime;
             }
             m_seen[t] = uint32_t(row + 1);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/overview/gputimeline.h"
+#include "analysis/overview/parentindex.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -50,7 +51,7 @@ public:
     explicit LaunchAttribution(TimeWindow window = {}) : m_window(window) {}
 
     // Adds the GPU work appended since the last call; returns how many items were added.
-    size_t update(const Trace& trace, const LinkIndex& links);
+    size_t update(const Trace& trace, const LinkIndex& links, const ParentIndex& parents);
 
     const std::vector<GpuWorkItem>& items() const { return m_items; }
     const TimeWindow& window() const { return m_window; }
@@ -58,7 +59,7 @@ public:
     // The cpu_op ancestors of a slice on its own thread, innermost first, through python functions
     // and user annotations (TraceLens's tree holds only cpu_op and runtime/driver events). Stops at an
     // enclosing runtime/driver call, as TraceLens's launcher search does.
-    static SliceRef innermostCpuOp(const Trace& trace, SliceRef r);
+    static SliceRef innermostCpuOp(const Trace& trace, const ParentIndex& parents, SliceRef r);
 
 private:
     TimeWindow m_window;

@@ -10,7 +10,8 @@ Overview::Overview(OverviewOptions options) : m_options(options), m_attribution(
 
 void Overview::update(const Trace& trace, const LinkIndex& links)
 {
-    m_attribution.update(trace, links);
+    m_parents.update(trace);
+    m_attribution.update(trace, links, m_parents);
     const std::vector<GpuWorkItem>& items = m_attribution.items();
     // TraceLens's timeline counts only GPU work linked into its tree (include_unlinked_kernels=False).
     for (; m_fed < items.size(); ++m_fed) {
@@ -42,8 +43,8 @@ void Overview::update(const Trace& trace, const LinkIndex& links)
         }
     }
     m_sawCpuOp = !m_result.gpuOnly;
-    m_result.kernels = summarizeKernels(trace, items, m_result.timeline.total);
-    m_result.perfSheets = computePerfSheets(trace, items, m_options.window);
+    m_result.kernels = summarizeKernels(trace, items, m_result.timeline.total, m_parents);
+    m_result.perfSheets = computePerfSheets(trace, items, m_options.window, m_parents);
     m_result.shortKernels =
         shortKernelHistogram(items, m_options.shortKernelThresholdUs, m_options.shortKernelBins);
 }

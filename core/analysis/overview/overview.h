@@ -3,6 +3,7 @@
 #include "analysis/overview/gputimeline.h"
 #include "analysis/overview/kernelsummary.h"
 #include "analysis/overview/launchattribution.h"
+#include "analysis/overview/parentindex.h"
 #include "analysis/overview/perfmodel.h"
 #include "analysis/overview/shortkernels.h"
 
@@ -52,6 +53,7 @@ public:
 
 private:
     OverviewOptions m_options;
+    ParentIndex m_parents;
     LaunchAttribution m_attribution;
     size_t m_fed = 0; // items already fed to the timelines
     bool m_sawCpuOp = false;

@@ -55,7 +55,7 @@ std::string sheetName(const OpInfo& info)
 // TraceLens's backward rows (SDPA_bwd, Reduce_bwd): a forward call linked to its backward pass
 // gets the busy time of all GPU work under the backward slices of it and its descendants.
 template <typename Fn>
-void addBackwardRows(const Trace& trace, const std::vector<GpuWorkItem>& items,
+void addBackwardRows(const Trace& trace, const ParentIndex& parents, const std::vector<GpuWorkItem>& items,
                      const std::vector<SliceRef>& calls, Fn&& add)
 {
     if (calls.empty()) return;
@@ -75,7 +75,8 @@ void addBackwardRows(const Trace& trace, const std::vector<GpuWorkItem>& items,
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid()) continue;
         const SliceTrack& st = trace.slices(it.runtime.track);
-        for (int64_t p = st.parent(it.runtime.index); p >= 0; p = st.parent(size_t(p))) {
+        for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
+             p = parents.parent(it.runtime.track, size_t(p))) {
             const auto f = callsOfRoot.find(SliceRef{it.runtime.track, uint32_t(p)});
             if (f == callsOfRoot.end()) continue;
             for (SliceRef c : f->second)
@@ -95,7 +96,7 @@ void addBackwardRows(const Trace& trace, const std::vector<GpuWorkItem>& items,
 } // namespace
 
 std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<GpuWorkItem>& items,
-                                         const TimeWindow& window)
+                                         const TimeWindow& window, const ParentIndex& parents)
 {
     // Which names have a model; cached per interned name so each slice costs one lookup.
     std::unordered_map<uint32_t, const OpInfo*> modelled;
@@ -117,7 +118,8 @@ std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<G
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid()) continue;
         const SliceTrack& st = trace.slices(it.runtime.track);
-        for (int64_t p = st.parent(it.runtime.index); p >= 0; p = st.parent(size_t(p))) {
+        for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
+             p = parents.parent(it.runtime.track, size_t(p))) {
             const SliceRef ref{it.runtime.track, uint32_t(p)};
             const OpInfo* info =
                 trace.sliceKind(ref) == EventKind::CpuOp ? infoOf(st.name(size_t(p))) : nullptr;
@@ -226,7 +228,7 @@ std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<G
         if (call.info->family == PerfFamily::Sdpa || call.info->family == PerfFamily::Reduce)
             backwardCandidates.push_back(ref);
     }
-    addBackwardRows(trace, items, backwardCandidates, [&](SliceRef ref, TimeNs busyNs) {
+    addBackwardRows(trace, parents, items, backwardCandidates, [&](SliceRef ref, TimeNs busyNs) {
         OpCall call;
         if (!loadCall(ref, call)) return;
         call.backward = true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/overview/launchattribution.h"
+#include "analysis/overview/parentindex.h"
 
 #include <string>
 #include <vector>
@@ -40,6 +41,6 @@ struct PerfSheet {
 // shapes, dtypes and strides, and achieved TFLOPS/s and TB/s from the busy time (union) of all GPU
 // work launched under it. Calls inside the window only.
 std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<GpuWorkItem>& items,
-                                         const TimeWindow& window = {});
+                                         const TimeWindow& window, const ParentIndex& parents);
 
 } // namespace ks

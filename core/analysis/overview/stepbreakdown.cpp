@@ -134,6 +134,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     for (size_t ti = 0; ti < t.trackCount(); ++ti) {
         const Track& tr = t.track(TrackId(uint32_t(ti)));
         const SliceTrack& s = tr.slices;
+        TimeNs cpuCovered = std::numeric_limits<TimeNs>::min();
         rowsOf(s, [&](size_t i) {
             const TimeNs a = s.start(i), b = s.end(i);
             const SliceRef ref{tr.id, uint32_t(i)};
@@ -142,7 +143,8 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             bool cpuSide = false;
             switch (k) {
             case EventKind::Kernel: {
-                const int64_t id = m_links.externalId(ref);
+                // The id lookup is a search: only worth it when the trace has collectives.
+                const int64_t id = collectiveIds.empty() ? -1 : m_links.externalId(ref);
                 const bool comm = (id > 0 && collectiveIds.count(id)) || isCollectiveKernelName(name);
                 roles[size_t(comm ? StepCategory::Communication : StepCategory::Kernel)].add(a, b);
                 device.push_back({a, b, ref});
@@ -167,12 +169,17 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
                 if (k == EventKind::Other && t.str(s.category(i)) != "python") break;
                 cpuSide = true;
                 if (name.substr(0, 13) == "ProfilerStep#") break; // a step, not work
-                if (isDataLoaderName(name))
+                if (isDataLoaderName(name)) {
                     roles[size_t(StepCategory::DataLoader)].add(a, b);
-                else if (isCollectiveOpName(name))
+                } else if (isCollectiveOpName(name)) {
                     roles[size_t(StepCategory::Communication)].add(a, b);
-                else
+                } else if (windowed || b > cpuCovered) {
+                    // Rows come in start order (a windowed pass visits depth by depth, so it adds
+                    // them all), so one ending inside the latest-ending CPU op seen on this track
+                    // lies inside it: nested ops add nothing to the union.
                     roles[size_t(StepCategory::CpuExec)].add(a, b);
+                    cpuCovered = b;
+                }
                 break;
             default:
                 break;
