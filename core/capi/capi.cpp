@@ -339,6 +339,27 @@ void ks_record_free(const void* ptr, int device_type, int device_index)
 {
     recordFree(ptr, uint8_t(device_type), int16_t(device_index));
 }
+void ks_record_memory(const void* ptr, int64_t alloc_size, int device_type, int device_index)
+{
+    if (alloc_size > 0)
+        recordAlloc(ptr, alloc_size, uint8_t(device_type), int16_t(device_index));
+    else if (alloc_size < 0)
+        recordFree(ptr, uint8_t(device_type), int16_t(device_index), -alloc_size);
+}
+uint64_t ks_payload(const char* args_json)
+{
+    if (!args_json || !*args_json) return 0;
+    try {
+        return Recorder::instance().addPayload(args_json);
+    } catch (...) {
+        return 0;
+    }
+}
+void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
+                uint64_t fwd_thread_id)
+{
+    opBegin(name, payload, record_function_id, sequence_nr, fwd_thread_id);
+}
 void ks_set_thread_name(const char* name)
 {
     try {

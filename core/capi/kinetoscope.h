@@ -93,6 +93,16 @@ KS_API void ks_counter(uint32_t name, double value);
 /* device_type uses c10::DeviceType numbers (0 CPU, 1 CUDA, 20 XPU); device_index -1 for CPU. */
 KS_API void ks_record_alloc(const void* ptr, int64_t bytes, int device_type, int device_index);
 KS_API void ks_record_free(const void* ptr, int device_type, int device_index);
+/* c10's memory report: alloc_size > 0 an allocation, < 0 the free of -alloc_size bytes. */
+KS_API void ks_record_memory(const void* ptr, int64_t alloc_size, int device_type, int device_index);
+/* Stores args (a JSON object) for ks_op_push; returns its id (0: none or not valid). Each call
+ * stores a new copy: callers that pass the same args often keep the id. */
+KS_API uint64_t ks_payload(const char* args_json);
+/* An operator range (category "cpu_op"), ended by ks_range_pop: payload from ks_payload (0: none),
+ * record_function_id (also its "External id"), sequence_nr (-1: none) and the forward thread id
+ * become Kineto's args, so forward/backward links work. Used by libkinetoscope_torch. */
+KS_API void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
+                       uint64_t fwd_thread_id);
 KS_API void ks_set_thread_name(const char* name);
 KS_API int ks_recording(void);
 /* Monotonic clock of the recorder, in ns. */

@@ -27,6 +27,12 @@ struct Open {
     uint32_t framesBegin = 0;
     uint32_t frameCount = 0;
     uint32_t stackText = 0;
+    uint8_t category = 0; // RangeCategory
+    // Operators (OpInfo): Kineto's "Record function id", "Sequence number", "Fwd thread id".
+    bool op = false;
+    uint64_t recordFunctionId = 0;
+    int64_t sequenceNr = -1;
+    uint64_t fwdThreadId = 0;
 };
 
 class Converter {
@@ -38,6 +44,7 @@ public:
         m_chunk.strings = std::make_unique<StringPool>();
         m_epoch = Clock::epochOffsetNs();
         m_catUser = local("user_annotation");
+        m_catOp = local("cpu_op");
         m_catInstant = local("cpu_instant_event");
         m_catMark = local("user_mark");
         m_nameMemory = local("[memory]");
@@ -64,7 +71,18 @@ public:
             switch (r.type) {
             case RecordType::Begin:
                 stack.push_back(Open{ns, r.name, r.a, r.b, m_orderKey});
+                stack.back().category = r.deviceType;
                 afterBegin = true;
+                break;
+            case RecordType::OpInfo:
+                if (continuesBegin && !stack.empty()) {
+                    Open& o = stack.back();
+                    o.op = true;
+                    o.recordFunctionId = r.ticks;
+                    o.sequenceNr = int64_t(r.a);
+                    o.fwdThreadId = uint64_t(r.b);
+                    afterBegin = true;
+                }
                 break;
             case RecordType::Stack:
                 if (continuesBegin && !stack.empty()) {
@@ -285,9 +303,10 @@ private:
     // Payloads are JSON objects; their members become the event's args in order. The call stack
     // comes after them, where Kineto puts it (after "Input Dims"/"Input type"), unless the payload
     // already has one.
-    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId, std::string_view callStack = {})
+    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId, std::string_view callStack = {},
+                 const Open* op = nullptr)
     {
-        if (payload == 0 && correlation == 0 && callStack.empty()) return {};
+        if (payload == 0 && correlation == 0 && callStack.empty() && !op) return {};
         // Parsed before this object begins: parsing builds an object of its own in the shard.
         ArgsRef parsed;
         if (payload != 0)
@@ -304,6 +323,14 @@ private:
             }
         }
         if (!callStack.empty()) m_shard.addString("Call stack", callStack);
+        if (op) {
+            // As Kineto writes them: the autograd ids only for ops that autograd numbered.
+            m_shard.addInt("Record function id", int64_t(op->recordFunctionId));
+            if (op->sequenceNr >= 0) {
+                m_shard.addInt("Fwd thread id", int64_t(op->fwdThreadId));
+                m_shard.addInt("Sequence number", op->sequenceNr);
+            }
+        }
         return m_shard.finish();
     }
 
@@ -360,8 +387,8 @@ private:
         RawEvent e = base('X', pid, tid, o.startTicks);
         e.dur = std::max<int64_t>(0, Clock::toNs(endTicks) - Clock::toNs(o.startTicks));
         e.name = localName(o.name);
-        e.cat = m_catUser;
-        e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o));
+        e.cat = o.category == uint8_t(RangeCategory::CpuOp) ? m_catOp : m_catUser;
+        e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o), o.op ? &o : nullptr);
         push(e);
     }
 
@@ -501,7 +528,7 @@ private:
     int64_t m_epoch = 0;
     ArgShard& m_shard;
     ChunkResult m_chunk;
-    uint32_t m_catUser, m_catInstant, m_catMark, m_nameMemory;
+    uint32_t m_catUser, m_catOp, m_catInstant, m_catMark, m_nameMemory;
     std::unordered_map<uint32_t, uint32_t> m_nameCache;
     std::unordered_map<uint64_t, ArgsRef> m_payloadArgs;
     std::vector<uint64_t> m_frames; // native frames of the current thread's ranges
