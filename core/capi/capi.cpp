@@ -5,6 +5,7 @@
 #include "collect/collectors.h"
 #include "kinetoscope.h"
 #include "live/streamsender.h"
+#include "profilerhandle.h"
 #include "record/api.h"
 #include "record/profiler.h"
 
@@ -16,13 +17,6 @@
 #include <string>
 
 using namespace ks::record;
-
-struct ks_profiler {
-    std::unique_ptr<Profiler> profiler;
-    ks_trace_ready_fn readyFn = nullptr;
-    void* readyUser = nullptr;
-    std::function<void(Profiler&)> handler;
-};
 
 namespace {
 
@@ -124,11 +118,22 @@ void ks_string_free(char* s)
 
 ks_profiler* ks_profiler_create(const char* options_json)
 {
+    return ks_profiler_create_scheduled(options_json, nullptr, nullptr);
+}
+
+ks_profiler* ks_profiler_create_scheduled(const char* options_json, ks_schedule_fn schedule, void* user)
+{
     try {
         auto p = std::make_unique<ks_profiler>();
         static std::once_flag collectors;
         std::call_once(collectors, ks::collect::installBuiltinCollectors);
         ProfilerOptions o = parseOptions(options_json);
+        if (schedule) {
+            o.scheduleFn = [schedule, user](int64_t step) {
+                const int a = schedule(step, user);
+                return a >= 0 && a <= 3 ? ProfilerAction(a) : ProfilerAction::None;
+            };
+        }
         ks_profiler* raw = p.get();
         o.onTraceReady = [raw](Profiler&) {
             if (raw->handler) raw->handler(*raw->profiler);
