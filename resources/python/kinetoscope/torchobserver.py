@@ -69,13 +69,24 @@ def load_error():
     return _load_error
 
 
+def _live_options():
+    """The options of a live session (the bootstrap's _kinetoscope_live), which holds the observer
+    for the whole run."""
+    live = getattr(sys.modules.get("_kinetoscope_live"), "_live", None)
+    return getattr(live, "observer_options", None)
+
+
 def _apply():
     """Enables the observer with the union of the holders' options (or disables it)."""
-    if not _holders:
+    holders = list(_holders.values())
+    live = _live_options()
+    if live is not None:
+        holders.append(live)
+    if not holders:
         _obs.kstorch_disable()
         return None
     merged = {"record_shapes": False, "profile_memory": False, "shape_sampling": None}
-    for o in _holders.values():
+    for o in holders:
         merged["record_shapes"] |= bool(o.get("record_shapes"))
         merged["profile_memory"] |= bool(o.get("profile_memory"))
         every = o.get("shape_sampling")
@@ -83,7 +94,7 @@ def _apply():
             merged["shape_sampling"] = min(every, merged["shape_sampling"] or every)
     for key in ("include", "exclude"):
         # A filter only when every holder gave the same one: a holder without one wants every op.
-        values = [tuple(o.get(key) or ()) for o in _holders.values()]
+        values = [tuple(o.get(key) or ()) for o in holders]
         if values and all(v == values[0] for v in values) and values[0]:
             merged[key] = list(values[0])
     if not merged["shape_sampling"]:
