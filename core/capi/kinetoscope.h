@@ -115,9 +115,11 @@ KS_API void ks_record_memory(const void* ptr, int64_t alloc_size, int device_typ
 KS_API uint64_t ks_payload(const char* args_json);
 /* An operator range (category "cpu_op"), ended by ks_range_pop: payload from ks_payload (0: none),
  * record_function_id (also its "External id"), sequence_nr (-1: none) and the forward thread id
- * become Kineto's args, so forward/backward links work. Used by libkinetoscope_torch. */
+ * become Kineto's args, so forward/backward links work; thread_id (torch's number for the calling
+ * thread, RecordFunction::currentThreadId()) pairs forward ops with their backward functions for
+ * the "fwdbwd" arrows. Used by libkinetoscope_torch. */
 KS_API void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
-                       uint64_t fwd_thread_id);
+                       uint64_t fwd_thread_id, uint64_t thread_id);
 KS_API void ks_set_thread_name(const char* name);
 KS_API int ks_recording(void);
 /* Monotonic clock of the recorder, in ns. */

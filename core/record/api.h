@@ -64,7 +64,7 @@ inline void rangeBegin(uint32_t name, uint64_t payload = 0, int64_t correlation 
 // links work. With range listeners attached the listeners see it like any range; call stacks are
 // not captured for ops (the caller's native frames would be the interpreter's).
 inline void opBegin(uint32_t name, uint64_t payload, uint64_t recordFunctionId, int64_t sequenceNr,
-                    uint64_t fwdThreadId)
+                    uint64_t fwdThreadId, uint32_t torchThreadId = 0)
 {
     if (!recording()) return;
     int64_t correlation = int64_t(recordFunctionId);
@@ -86,7 +86,7 @@ inline void opBegin(uint32_t name, uint64_t payload, uint64_t recordFunctionId, 
     r->type = RecordType::OpInfo;
     r->deviceType = 0;
     r->deviceIndex = 0;
-    r->name = 0;
+    r->name = torchThreadId;
     r->a = uint64_t(sequenceNr);
     r->b = int64_t(fwdThreadId);
     buf->commit();

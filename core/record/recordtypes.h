@@ -17,7 +17,8 @@ enum class RecordType : uint8_t {
                // return addresses in ticks, a, b (deviceIndex of them used; a deep stack takes several
                // records), deviceType 1 = name is an interned "Call stack" text
     OpInfo,    // autograd ids of the operator Begin before it (after its Stack records, if any):
-               // ticks = record function id, a = sequence number (-1 none), b = forward thread id
+               // ticks = record function id, a = sequence number (-1 none), b = forward thread id,
+               // name = the recording thread's number in torch (for forward/backward links)
 };
 
 // What kind of range a Begin opens; becomes the slice's category ("cat").

@@ -4,6 +4,7 @@
 #include "io/tracebuilder.h"
 #include "io/tracereader.h"
 #include "record/clock.h"
+#include "record/fwdbwdlinks.h"
 #include "record/stacksymbols.h"
 #include "util/jsonwrite.h"
 
@@ -33,6 +34,7 @@ struct Open {
     uint64_t recordFunctionId = 0;
     int64_t sequenceNr = -1;
     uint64_t fwdThreadId = 0;
+    uint32_t torchThreadId = 0;
 };
 
 class Converter {
@@ -81,6 +83,7 @@ public:
                     o.recordFunctionId = r.ticks;
                     o.sequenceNr = int64_t(r.a);
                     o.fwdThreadId = uint64_t(r.b);
+                    o.torchThreadId = r.name;
                     afterBegin = true;
                 }
                 break;
@@ -390,8 +393,35 @@ private:
         e.cat = o.category == uint8_t(RangeCategory::CpuOp) ? m_catOp : m_catUser;
         e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o), o.op ? &o : nullptr);
         push(e);
+        if (o.op && o.sequenceNr >= 0) {
+            const FwdBwdLinks::End end{pid, tid, o.startTicks};
+            if (o.fwdThreadId == 0)
+                m_links.forward(o.sequenceNr, o.torchThreadId, end);
+            else
+                m_links.backward(o.sequenceNr, o.fwdThreadId, end);
+        }
     }
 
+public:
+    // Kineto's "fwdbwd" arrows from forward ops to their backward functions: 's' at the forward
+    // op, 'f' bound to the enclosing slice ("bp": "e") at the backward one.
+    void addFwdBwdFlows()
+    {
+        const uint32_t cat = local("fwdbwd");
+        for (const FwdBwdLinks::Link& l : m_links.links()) {
+            for (const FwdBwdLinks::End* end : {&l.forward, &l.backward}) {
+                RawEvent f = base(end == &l.forward ? 's' : 'f', end->pid, end->tid, end->startTicks);
+                f.bindEnclosing = end == &l.backward;
+                f.flowId = l.id;
+                f.hasId = true;
+                f.cat = cat;
+                f.name = cat;
+                push(f);
+            }
+        }
+    }
+
+private:
     void addInstant(uint64_t pid, uint64_t tid, uint64_t ns, uint32_t name, uint64_t payload)
     {
         RawEvent e = base('i', pid, tid, ns);
@@ -537,6 +567,7 @@ private:
     std::map<std::pair<int, int>, int64_t> m_totals;
     std::map<std::pair<std::pair<int, int>, uint64_t>, int64_t> m_live;
     std::map<std::pair<int32_t, int64_t>, DeviceActivity::Backend> m_deviceRows;
+    FwdBwdLinks m_links;
     bool m_overhead = false;
     // Begin order of the current thread's events (see emitInBeginOrder).
     bool m_keyed = false;
@@ -569,6 +600,7 @@ std::unique_ptr<Trace> buildTrace(const std::vector<ThreadRecords>& threads, con
     conv.addProcessMeta(pid, processName);
     for (const ThreadRecords& tr : threads)
         conv.addThread(tr, pid);
+    conv.addFwdBwdFlows();
     for (const DeviceActivity& a : options.device)
         conv.addDevice(pid, a);
     conv.addDeviceRowsMeta(processName);

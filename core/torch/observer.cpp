@@ -95,7 +95,7 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
                 payload = payloadFor(c, c.scratch);
             }
         }
-        ks_op_push(e.id, payload, fn.handle(), fn.seqNr(), fn.forwardThreadId());
+        ks_op_push(e.id, payload, fn.handle(), fn.seqNr(), fn.forwardThreadId(), fn.threadId());
     }
     return std::make_unique<OpenRange>(&t_threadTag);
 }

@@ -262,6 +262,30 @@ private slots:
         QCOMPARE(t->args().get(b, "Fwd thread id").type, ArgType::Null);
     }
 
+    // Kineto's fwdbwd arrows: from the first forward op with a sequence number on torch thread 1 to
+    // each backward function naming that (sequence number, forward thread); another thread's op
+    // with the same sequence number is not the forward op.
+    void forwardOpsLinkToTheirBackwardFunctions()
+    {
+        auto t = capture([&] {
+            opBegin(internName("aten::linear"), 0, 10, 4, 0, 1);
+            opBegin(internName("aten::addmm"), 0, 11, 4, 0, 1);
+            rangeEnd();
+            rangeEnd();
+            opBegin(internName("aten::mul"), 0, 12, 4, 0, 2);
+            rangeEnd();
+            opBegin(internName("AddmmBackward0"), 0, 13, 4, 1, 3);
+            rangeEnd();
+        });
+        const SliceTrack& s = t->track(TrackId(0)).slices;
+        QCOMPARE(t->flows().size(), size_t(1));
+        const Flow& f = t->flows()[0];
+        QCOMPARE(t->str(f.category), std::string_view("fwdbwd"));
+        QVERIFY(f.hasFrom && f.hasTo);
+        QCOMPARE(t->str(s.name(f.fromRow)), std::string_view("aten::linear"));
+        QCOMPARE(t->str(s.name(f.toRow)), std::string_view("AddmmBackward0"));
+    }
+
     void threadNamesReachTheTrace()
     {
         uint64_t tid = 0;

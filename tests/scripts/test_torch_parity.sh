@@ -53,10 +53,12 @@ for key in ("aten::linear", "aten::addmm", "aten::relu", "aten::mse_loss", "Addm
             "autograd::engine::evaluate_function: AddmmBackward0", "ReluBackward0",
             "torch::autograd::AccumulateGrad", "forward", "loss_fn", "ProfilerStep*"):
     check(k["counts"].get(key, 0) > 0, f"{key} not recorded by kinetoscope")
+check(k.get("fwdbwd_ok"), f"fwdbwd arrows: {k.get('fwdbwd_flows')} flows, not all ending at backward functions")
 rows = lambda r: sorted(x for x in r if x != "[memory]")
 check(rows(t["rows"]) == rows(k["rows"]), f"table rows: torch {rows(t['rows'])}\nkinetoscope {rows(k['rows'])}")
 if errors:
     print("\n".join(errors))
     sys.exit(1)
-print(f"parity: {len(kk)} operators, {sum(k['counts'].values())} calls, same columns and rows")
+print(f"parity: {len(kk)} operators, {sum(k['counts'].values())} calls, same columns and rows; "
+      f"{k['fwdbwd_flows']} fwdbwd arrows")
 PY

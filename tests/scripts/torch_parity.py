@@ -51,5 +51,15 @@ result = {
     "self_cpu_total_positive": averages.self_cpu_time_total > 0,
     "loss": float(loss),
 }
+if sys.argv[1] != "torch":
+    # torch 1.13 without Kineto writes no flows to compare with; Kineto's rule is checked instead:
+    # every fwdbwd arrow ends at a backward function and starts at an op of the forward pass.
+    prof.export_chrome_trace(sys.argv[2] + ".trace.json")
+    events = json.load(open(sys.argv[2] + ".trace.json"))["traceEvents"]
+    starts = {(e["tid"], e["ts"]): e["name"] for e in events if e.get("ph") == "X"}
+    flows = [e for e in events if e.get("cat") == "fwdbwd"]
+    ends = [starts.get((e["tid"], e["ts"]), "") for e in flows if e["ph"] == "f"]
+    result["fwdbwd_flows"] = len(ends)
+    result["fwdbwd_ok"] = bool(ends) and all(n.endswith("Backward0") or n.endswith("Backward1") for n in ends)
 with open(sys.argv[2], "w") as f:
     json.dump(result, f, indent=1, sort_keys=True)
