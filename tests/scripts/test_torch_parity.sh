@@ -3,7 +3,8 @@
 # kinetoscope swapped in for it (the Python module plus libkinetoscope_torch.so recording aten ops
 # natively). Both must see the same operators with the same call counts, print a table with the
 # same columns and rows, call on_trace_ready at the same step, and compute the same loss.
-# Skips only when /usr/bin/python3 cannot import torch.
+# Then the observer's options (tests/scripts/torch_observer_check.py). Skips only when
+# /usr/bin/python3 cannot import torch.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}"
 PY=/usr/bin/python3
@@ -62,3 +63,9 @@ if errors:
 print(f"parity: {len(kk)} operators, {sum(k['counts'].values())} calls, same columns and rows; "
       f"{k['fwdbwd_flows']} fwdbwd arrows")
 PY
+
+# The observer's own options (filter, shape sampling, memory) and its clean exit.
+KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" \
+KINETOSCOPE_TORCH_LIB="$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" \
+PYTHONPATH="$KS_SOURCE_DIR/resources/python" \
+    "$PY" "$KS_SOURCE_DIR/tests/scripts/torch_observer_check.py" "$work" || fail "observer options"
