@@ -2,6 +2,7 @@
 
 #include <c10/util/string_view.h>
 #include <charconv>
+#include <cstring>
 
 namespace ks::torchobs {
 
@@ -99,6 +100,57 @@ void formatInputs(c10::ArrayRef<const c10::IValue> inputs, std::string& out)
         appendJsonString(out, (v.isScalar() || v.isBool()) ? scalarText(v) : std::string());
     }
     out += "]}";
+}
+
+void inputSignature(c10::ArrayRef<const c10::IValue> inputs, std::vector<int64_t>& out)
+{
+    // One tag per input, then what that kind of input contributes to the text.
+    enum : int64_t {
+        kTensor = 1,
+        kUndefined,
+        kDouble,
+        kInt,
+        kBool,
+        kOtherScalar,
+        kTensorList,
+        kList,
+        kOther
+    };
+    out.clear();
+    for (const c10::IValue& v : inputs) {
+        if (v.isTensor()) {
+            const at::Tensor& t = v.toTensor();
+            if (!t.defined()) {
+                out.push_back(kUndefined);
+                continue;
+            }
+            out.push_back(kTensor);
+            out.push_back(int64_t(t.scalar_type()));
+            out.push_back(t.dim());
+            for (int64_t d : t.sizes())
+                out.push_back(d);
+        } else if (v.isBool()) {
+            out.push_back(kBool);
+            out.push_back(v.toBool());
+        } else if (v.isInt()) {
+            out.push_back(kInt);
+            out.push_back(v.toInt());
+        } else if (v.isDouble()) {
+            out.push_back(kDouble);
+            const double d = v.toDouble();
+            int64_t bits;
+            std::memcpy(&bits, &d, sizeof bits);
+            out.push_back(bits);
+        } else if (v.isScalar()) {
+            out.push_back(kOtherScalar);
+        } else if (v.isTensorList()) {
+            out.push_back(kTensorList);
+        } else if (v.isList()) {
+            out.push_back(kList);
+        } else {
+            out.push_back(kOther);
+        }
+    }
 }
 
 } // namespace ks::torchobs

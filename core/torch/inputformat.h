@@ -1,7 +1,9 @@
 #pragma once
 
 #include <ATen/core/ivalue.h>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ks::torchobs {
 
@@ -13,5 +15,9 @@ namespace ks::torchobs {
 //   "Concrete Inputs": the value of scalar inputs as text, "" for the others.
 // Appends to out (cleared first); reads only metadata, never tensor data.
 void formatInputs(c10::ArrayRef<const c10::IValue> inputs, std::string& out);
+
+// Everything formatInputs() reads, as numbers (into out, cleared first): equal signatures give equal
+// text, so the text is built and stored once per distinct signature instead of once per call.
+void inputSignature(c10::ArrayRef<const c10::IValue> inputs, std::vector<int64_t>& out);
 
 } // namespace ks::torchobs

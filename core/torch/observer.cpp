@@ -29,14 +29,25 @@ struct StringHash {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
+struct SignatureHash {
+    size_t operator()(const std::vector<int64_t>& v) const
+    {
+        uint64_t h = 1469598103934665603ull;
+        for (int64_t x : v)
+            h = (h ^ uint64_t(x)) * 1099511628211ull;
+        return size_t(h);
+    }
+};
+
 // Per thread, so the callback takes no lock once a name has been seen: names, and the args
-// payloads of shapes already seen (identical shapes share one stored payload, so a long run does
-// not grow the recorder's payload table with every call).
+// payloads of input signatures already seen (identical inputs share one stored payload, formatted
+// once, so a long run neither formats nor grows the recorder's payload table with every call).
 struct ThreadCache {
     uint64_t generation = 0;
     std::unordered_map<std::string, NameEntry, StringHash, std::equal_to<>> names;
-    std::unordered_map<std::string, uint64_t, StringHash, std::equal_to<>> payloads;
-    std::string scratch;
+    std::unordered_map<std::vector<int64_t>, uint64_t, SignatureHash> payloads;
+    std::vector<int64_t> signature;
+    std::string text;
 };
 thread_local ThreadCache t_cache;
 // Its address tells an end callback whether it runs on the thread that began the range.
@@ -66,13 +77,15 @@ NameEntry& entryFor(ThreadCache& c, const char* name)
     return c.names.emplace(std::string(key), e).first->second;
 }
 
-uint64_t payloadFor(ThreadCache& c, const std::string& json)
+uint64_t payloadFor(ThreadCache& c, c10::ArrayRef<const c10::IValue> inputs)
 {
-    auto it = c.payloads.find(json);
+    inputSignature(inputs, c.signature);
+    auto it = c.payloads.find(c.signature);
     if (it != c.payloads.end()) return it->second;
     if (c.payloads.size() >= kMaxCachedPayloads) c.payloads.clear();
-    const uint64_t id = ks_payload(json.c_str());
-    c.payloads.emplace(json, id);
+    formatInputs(inputs, c.text);
+    const uint64_t id = ks_payload(c.text.c_str());
+    c.payloads.emplace(c.signature, id);
     return id;
 }
 
@@ -90,10 +103,7 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
         uint64_t payload = 0;
         if (Observer::s_shapes.load(std::memory_order_relaxed) && fn.needsInputs()) {
             const uint32_t every = Observer::s_shapeEvery.load(std::memory_order_relaxed);
-            if (e.calls++ % every == 0) {
-                formatInputs(fn.inputs(), c.scratch);
-                payload = payloadFor(c, c.scratch);
-            }
+            if (e.calls++ % every == 0) payload = payloadFor(c, fn.inputs());
         }
         ks_op_push(e.id, payload, fn.handle(), fn.seqNr(), fn.forwardThreadId(), fn.threadId());
     }
