@@ -249,6 +249,24 @@ public:
         addMeta(pid, 0, "process_labels", "labels", "CPU", false);
     }
 
+    // Kineto's "fwdbwd" arrows from forward ops to their backward functions: 's' at the forward
+    // op, 'f' bound to the enclosing slice ("bp": "e") at the backward one.
+    void addFwdBwdFlows()
+    {
+        const uint32_t cat = local("fwdbwd");
+        for (const FwdBwdLinks::Link& l : m_links.links()) {
+            for (const FwdBwdLinks::End* end : {&l.forward, &l.backward}) {
+                RawEvent f = base(end == &l.forward ? 's' : 'f', end->pid, end->tid, end->startTicks);
+                f.bindEnclosing = end == &l.backward;
+                f.flowId = l.id;
+                f.hasId = true;
+                f.cat = cat;
+                f.name = cat;
+                push(f);
+            }
+        }
+    }
+
 private:
     static const char* defaultCategory(DeviceActivity::Kind k)
     {
@@ -402,26 +420,6 @@ private:
         }
     }
 
-public:
-    // Kineto's "fwdbwd" arrows from forward ops to their backward functions: 's' at the forward
-    // op, 'f' bound to the enclosing slice ("bp": "e") at the backward one.
-    void addFwdBwdFlows()
-    {
-        const uint32_t cat = local("fwdbwd");
-        for (const FwdBwdLinks::Link& l : m_links.links()) {
-            for (const FwdBwdLinks::End* end : {&l.forward, &l.backward}) {
-                RawEvent f = base(end == &l.forward ? 's' : 'f', end->pid, end->tid, end->startTicks);
-                f.bindEnclosing = end == &l.backward;
-                f.flowId = l.id;
-                f.hasId = true;
-                f.cat = cat;
-                f.name = cat;
-                push(f);
-            }
-        }
-    }
-
-private:
     void addInstant(uint64_t pid, uint64_t tid, uint64_t ns, uint32_t name, uint64_t payload)
     {
         RawEvent e = base('i', pid, tid, ns);
