@@ -5,6 +5,7 @@
 #include "collect/collectors.h"
 #include "kinetoscope.h"
 #include "live/streamsender.h"
+#include "profilerhandle.h"
 #include "record/api.h"
 #include "record/profiler.h"
 
@@ -16,13 +17,6 @@
 #include <string>
 
 using namespace ks::record;
-
-struct ks_profiler {
-    std::unique_ptr<Profiler> profiler;
-    ks_trace_ready_fn readyFn = nullptr;
-    void* readyUser = nullptr;
-    std::function<void(Profiler&)> handler;
-};
 
 namespace {
 
@@ -124,11 +118,22 @@ void ks_string_free(char* s)
 
 ks_profiler* ks_profiler_create(const char* options_json)
 {
+    return ks_profiler_create_scheduled(options_json, nullptr, nullptr);
+}
+
+ks_profiler* ks_profiler_create_scheduled(const char* options_json, ks_schedule_fn schedule, void* user)
+{
     try {
         auto p = std::make_unique<ks_profiler>();
         static std::once_flag collectors;
         std::call_once(collectors, ks::collect::installBuiltinCollectors);
         ProfilerOptions o = parseOptions(options_json);
+        if (schedule) {
+            o.scheduleFn = [schedule, user](int64_t step) {
+                const int a = schedule(step, user);
+                return a >= 0 && a <= 3 ? ProfilerAction(a) : ProfilerAction::None;
+            };
+        }
         ks_profiler* raw = p.get();
         o.onTraceReady = [raw](Profiler&) {
             if (raw->handler) raw->handler(*raw->profiler);
@@ -338,6 +343,27 @@ void ks_record_alloc(const void* ptr, int64_t bytes, int device_type, int device
 void ks_record_free(const void* ptr, int device_type, int device_index)
 {
     recordFree(ptr, uint8_t(device_type), int16_t(device_index));
+}
+void ks_record_memory(const void* ptr, int64_t alloc_size, int device_type, int device_index)
+{
+    if (alloc_size > 0)
+        recordAlloc(ptr, alloc_size, uint8_t(device_type), int16_t(device_index));
+    else if (alloc_size < 0)
+        recordFree(ptr, uint8_t(device_type), int16_t(device_index), -alloc_size);
+}
+uint64_t ks_payload(const char* args_json)
+{
+    if (!args_json || !*args_json) return 0;
+    try {
+        return Recorder::instance().addPayload(args_json);
+    } catch (...) {
+        return 0;
+    }
+}
+void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
+                uint64_t fwd_thread_id, uint64_t thread_id)
+{
+    opBegin(name, payload, record_function_id, sequence_nr, fwd_thread_id, uint32_t(thread_id));
 }
 void ks_set_thread_name(const char* name)
 {

@@ -45,6 +45,11 @@ KS_API void ks_string_free(char* s);
  * native_stack: false records only the stacks callers pass to ks_range_push_stack (the Python
  * module does this with the Python stack). */
 KS_API ks_profiler* ks_profiler_create(const char* options_json);
+/* A profiler driven by a custom schedule (torch's `schedule` argument as any callable): fn returns
+ * the ProfilerAction for a step (0 NONE, 1 WARMUP, 2 RECORD, 3 RECORD_AND_SAVE); it replaces any
+ * "schedule" in the options. fn is called from start() and step() on the calling thread. */
+typedef int (*ks_schedule_fn)(int64_t step, void* user);
+KS_API ks_profiler* ks_profiler_create_scheduled(const char* options_json, ks_schedule_fn fn, void* user);
 KS_API void ks_profiler_destroy(ks_profiler* p);
 KS_API int ks_profiler_start(ks_profiler* p);
 KS_API int ks_profiler_step(ks_profiler* p);
@@ -67,6 +72,16 @@ KS_API int ks_profiler_export_chrome_trace(ks_profiler* p, const char* path);
  * "header": "...", "time_unit": "ms", "max_name_column_width": 55, "max_shapes_column_width": 80,
  * "max_src_column_width": 75, "memory_units": "new"|"legacy"}. Free the result; NULL on error. */
 KS_API char* ks_profiler_table(const ks_profiler* p, const char* options_json);
+/* prof.events() of the last window as a JSON array, one object per FunctionEvent in torch's order:
+ * {"name", "thread", "start_us", "end_us", "self_cpu_us", "device_us", "self_device_us", "device",
+ * "user_annotation", "top_level"}. Free the result; NULL on error. */
+KS_API char* ks_profiler_events(const ks_profiler* p);
+/* prof.key_averages(group_by_input_shape, group_by_stack_n) rows as a JSON array of objects
+ * {"key", "count", "cpu_time_total", "self_cpu_time_total", "device_time_total",
+ * "self_device_time_total", "cpu_memory_usage", "self_cpu_memory_usage", "device_memory_usage",
+ * "self_device_memory_usage", "flops", "input_shapes", "stack", "is_user_annotation",
+ * "is_device", "top_level"} (times in us, memory in bytes). Free the result; NULL on error. */
+KS_API char* ks_profiler_key_averages(const ks_profiler* p, int group_by_input_shape, int group_by_stack_n);
 /* export_stacks(path, metric): metric NULL means "self_cpu_time_total". */
 KS_API int ks_profiler_export_stacks(const ks_profiler* p, const char* path, const char* metric);
 /* export_memory_timeline(path, device): .html/.json/.json.gz/.raw.json.gz by name; device like
@@ -93,6 +108,18 @@ KS_API void ks_counter(uint32_t name, double value);
 /* device_type uses c10::DeviceType numbers (0 CPU, 1 CUDA, 20 XPU); device_index -1 for CPU. */
 KS_API void ks_record_alloc(const void* ptr, int64_t bytes, int device_type, int device_index);
 KS_API void ks_record_free(const void* ptr, int device_type, int device_index);
+/* c10's memory report: alloc_size > 0 an allocation, < 0 the free of -alloc_size bytes. */
+KS_API void ks_record_memory(const void* ptr, int64_t alloc_size, int device_type, int device_index);
+/* Stores args (a JSON object) for ks_op_push; returns its id (0: none or not valid). Each call
+ * stores a new copy: callers that pass the same args often keep the id. */
+KS_API uint64_t ks_payload(const char* args_json);
+/* An operator range (category "cpu_op"), ended by ks_range_pop: payload from ks_payload (0: none),
+ * record_function_id (also its "External id"), sequence_nr (-1: none) and the forward thread id
+ * become Kineto's args, so forward/backward links work; thread_id (torch's number for the calling
+ * thread, RecordFunction::currentThreadId()) pairs forward ops with their backward functions for
+ * the "fwdbwd" arrows. Used by libkinetoscope_torch. */
+KS_API void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
+                       uint64_t fwd_thread_id, uint64_t thread_id);
 KS_API void ks_set_thread_name(const char* name);
 KS_API int ks_recording(void);
 /* Monotonic clock of the recorder, in ns. */

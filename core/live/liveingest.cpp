@@ -100,6 +100,7 @@ LiveIngest::LiveIngest(Trace& trace, std::string traceName)
         if (ch != '"' && ch != '\\' && uint8_t(ch) >= 0x20) name += ch;
     md.set("traceName", name + "\"");
     m_catUser = trace.internCategory("user_annotation");
+    m_catOp = trace.internCategory("cpu_op");
     m_catMark = trace.internCategory("user_mark");
     m_catMemory = trace.internCategory("cpu_instant_event");
     m_nameMemory = trace.strings().intern("[memory]");
@@ -391,10 +392,12 @@ bool LiveIngest::applyEvents(Conn& c, std::string_view payload, std::string& err
                 break;
             }
             const ArgsRef args = argsFor(c, r.a, r.b);
+            // A Begin's device type field is its category (record::RangeCategory).
+            const StringId cat = r.deviceType == uint8_t(record::RangeCategory::CpuOp) ? m_catOp : m_catUser;
             if (end >= 0) {
-                st.append(t, m_times[size_t(end)] - t, name, m_catUser, args);
+                st.append(t, m_times[size_t(end)] - t, name, cat, args);
             } else {
-                ts.open.push_back(st.begin(t, name, m_catUser, args));
+                ts.open.push_back(st.begin(t, name, cat, args));
             }
             ++m_counters.slices;
             m_approxBytes += kSliceBytes;
@@ -454,7 +457,8 @@ bool LiveIngest::applyEvents(Conn& c, std::string_view payload, std::string& err
             seen(end);
             break;
         }
-        case RecordType::Stack: // never on the wire: the sender keeps stacks to windows
+        case RecordType::Stack:  // never on the wire: the sender keeps stacks to windows
+        case RecordType::OpInfo: // nor operator ids
             break;
         }
     }

@@ -146,7 +146,7 @@ private:
     TimeNs m_latest;
     TimeNs m_earliest;
     bool m_dirty = false;
-    StringId m_catUser, m_catMark, m_catMemory, m_nameMemory, m_catGap;
+    StringId m_catUser, m_catOp, m_catMark, m_catMemory, m_nameMemory, m_catGap;
     std::vector<WireRecord> m_records;
     std::vector<int32_t> m_match;
     std::vector<TimeNs> m_times;

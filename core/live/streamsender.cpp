@@ -392,7 +392,7 @@ namespace {
 // addresses in their time field.
 uint64_t ticksAt(const std::vector<record::Record>& r, size_t i)
 {
-    while (i > 0 && r[i].type == record::RecordType::Stack)
+    while (i > 0 && (r[i].type == record::RecordType::Stack || r[i].type == record::RecordType::OpInfo))
         --i;
     return r[i].ticks;
 }
@@ -456,7 +456,8 @@ void StreamSender::encodeRecords(State* s)
                 const record::Record& r = t.records[i + k];
                 // Call stacks (a with_stack profile recording while streaming) are not part of the
                 // live protocol.
-                if (r.type == record::RecordType::Stack) continue;
+                // Nor are operator ids (OpInfo): live views show the ops, windows carry the ids.
+                if (r.type == record::RecordType::Stack || r.type == record::RecordType::OpInfo) continue;
                 WireRecord& w = s->scratch[sent++];
                 w.timeNs = record::Clock::toNs(r.ticks);
                 w.type = uint8_t(r.type);

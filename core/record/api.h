@@ -59,6 +59,39 @@ inline void rangeBegin(uint32_t name, uint64_t payload = 0, int64_t correlation 
         }
     }
 }
+// An operator range (torch observer, core/torch): category CpuOp, its record function id as the
+// correlation ("External id"), and an OpInfo record with the autograd ids so that forward/backward
+// links work. With range listeners attached the listeners see it like any range; call stacks are
+// not captured for ops (the caller's native frames would be the interpreter's).
+inline void opBegin(uint32_t name, uint64_t payload, uint64_t recordFunctionId, int64_t sequenceNr,
+                    uint64_t fwdThreadId, uint32_t torchThreadId = 0)
+{
+    if (!recording()) return;
+    int64_t correlation = int64_t(recordFunctionId);
+    if (g_rangeHooked.load(std::memory_order_relaxed)) [[unlikely]]
+        correlation = hookedRangeBegin(correlation);
+    ThreadBuffer* buf = currentBuffer();
+    const uint64_t now = Clock::ticks();
+    Record* r = buf->slot();
+    r->ticks = now;
+    r->type = RecordType::Begin;
+    r->deviceType = uint8_t(RangeCategory::CpuOp);
+    r->deviceIndex = 0;
+    r->name = name;
+    r->a = payload;
+    r->b = correlation;
+    buf->commit();
+    r = buf->slot();
+    r->ticks = recordFunctionId;
+    r->type = RecordType::OpInfo;
+    r->deviceType = 0;
+    r->deviceIndex = 0;
+    r->name = torchThreadId;
+    r->a = uint64_t(sequenceNr);
+    r->b = int64_t(fwdThreadId);
+    buf->commit();
+}
+
 // A range whose call stack the caller knows (stackText: the interned "Call stack" text, frames
 // innermost first joined by ';'); recorded whether or not with_stack is on.
 inline void rangeBeginWithStack(uint32_t name, uint32_t stackText, uint64_t payload = 0)

@@ -5,7 +5,8 @@
 namespace ks::record {
 
 enum class RecordType : uint8_t {
-    Begin = 1, // a range starts: name, a = payload id (0 = none), b = correlation id (0 = none)
+    Begin = 1, // a range starts: name, a = payload id (0 = none), b = correlation id (0 = none),
+               // deviceType = category (RangeCategory)
     End,       // the innermost open range of this thread ends
     Mark,      // instant: name, a = payload id
     Counter,   // name, a = bit pattern of a double value
@@ -15,6 +16,15 @@ enum class RecordType : uint8_t {
     Stack,     // call stack of the Begin just before it (record/stackcapture.h): deviceType 0 = native
                // return addresses in ticks, a, b (deviceIndex of them used; a deep stack takes several
                // records), deviceType 1 = name is an interned "Call stack" text
+    OpInfo,    // autograd ids of the operator Begin before it (after its Stack records, if any):
+               // ticks = record function id, a = sequence number (-1 none), b = forward thread id,
+               // name = the recording thread's number in torch (for forward/backward links)
+};
+
+// What kind of range a Begin opens; becomes the slice's category ("cat").
+enum class RangeCategory : uint8_t {
+    UserAnnotation = 0, // record_function / ks ranges
+    CpuOp = 1,          // an operator or autograd function seen by the torch observer
 };
 
 // One recorded event: 32 bytes, written by exactly one thread into its own buffer. Times are raw

@@ -4,6 +4,7 @@
 #include "io/tracebuilder.h"
 #include "io/tracereader.h"
 #include "record/clock.h"
+#include "record/fwdbwdlinks.h"
 #include "record/stacksymbols.h"
 #include "util/jsonwrite.h"
 
@@ -27,6 +28,13 @@ struct Open {
     uint32_t framesBegin = 0;
     uint32_t frameCount = 0;
     uint32_t stackText = 0;
+    uint8_t category = 0; // RangeCategory
+    // Operators (OpInfo): Kineto's "Record function id", "Sequence number", "Fwd thread id".
+    bool op = false;
+    uint64_t recordFunctionId = 0;
+    int64_t sequenceNr = -1;
+    uint64_t fwdThreadId = 0;
+    uint32_t torchThreadId = 0;
 };
 
 class Converter {
@@ -38,6 +46,7 @@ public:
         m_chunk.strings = std::make_unique<StringPool>();
         m_epoch = Clock::epochOffsetNs();
         m_catUser = local("user_annotation");
+        m_catOp = local("cpu_op");
         m_catInstant = local("cpu_instant_event");
         m_catMark = local("user_mark");
         m_nameMemory = local("[memory]");
@@ -64,7 +73,19 @@ public:
             switch (r.type) {
             case RecordType::Begin:
                 stack.push_back(Open{ns, r.name, r.a, r.b, m_orderKey});
+                stack.back().category = r.deviceType;
                 afterBegin = true;
+                break;
+            case RecordType::OpInfo:
+                if (continuesBegin && !stack.empty()) {
+                    Open& o = stack.back();
+                    o.op = true;
+                    o.recordFunctionId = r.ticks;
+                    o.sequenceNr = int64_t(r.a);
+                    o.fwdThreadId = uint64_t(r.b);
+                    o.torchThreadId = r.name;
+                    afterBegin = true;
+                }
                 break;
             case RecordType::Stack:
                 if (continuesBegin && !stack.empty()) {
@@ -228,6 +249,24 @@ public:
         addMeta(pid, 0, "process_labels", "labels", "CPU", false);
     }
 
+    // Kineto's "fwdbwd" arrows from forward ops to their backward functions: 's' at the forward
+    // op, 'f' bound to the enclosing slice ("bp": "e") at the backward one.
+    void addFwdBwdFlows()
+    {
+        const uint32_t cat = local("fwdbwd");
+        for (const FwdBwdLinks::Link& l : m_links.links()) {
+            for (const FwdBwdLinks::End* end : {&l.forward, &l.backward}) {
+                RawEvent f = base(end == &l.forward ? 's' : 'f', end->pid, end->tid, end->startTicks);
+                f.bindEnclosing = end == &l.backward;
+                f.flowId = l.id;
+                f.hasId = true;
+                f.cat = cat;
+                f.name = cat;
+                push(f);
+            }
+        }
+    }
+
 private:
     static const char* defaultCategory(DeviceActivity::Kind k)
     {
@@ -285,9 +324,10 @@ private:
     // Payloads are JSON objects; their members become the event's args in order. The call stack
     // comes after them, where Kineto puts it (after "Input Dims"/"Input type"), unless the payload
     // already has one.
-    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId, std::string_view callStack = {})
+    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId, std::string_view callStack = {},
+                 const Open* op = nullptr)
     {
-        if (payload == 0 && correlation == 0 && callStack.empty()) return {};
+        if (payload == 0 && correlation == 0 && callStack.empty() && !op) return {};
         // Parsed before this object begins: parsing builds an object of its own in the shard.
         ArgsRef parsed;
         if (payload != 0)
@@ -304,6 +344,14 @@ private:
             }
         }
         if (!callStack.empty()) m_shard.addString("Call stack", callStack);
+        if (op) {
+            // As Kineto writes them: the autograd ids only for ops that autograd numbered.
+            m_shard.addInt("Record function id", int64_t(op->recordFunctionId));
+            if (op->sequenceNr >= 0) {
+                m_shard.addInt("Fwd thread id", int64_t(op->fwdThreadId));
+                m_shard.addInt("Sequence number", op->sequenceNr);
+            }
+        }
         return m_shard.finish();
     }
 
@@ -360,9 +408,16 @@ private:
         RawEvent e = base('X', pid, tid, o.startTicks);
         e.dur = std::max<int64_t>(0, Clock::toNs(endTicks) - Clock::toNs(o.startTicks));
         e.name = localName(o.name);
-        e.cat = m_catUser;
-        e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o));
+        e.cat = o.category == uint8_t(RangeCategory::CpuOp) ? m_catOp : m_catUser;
+        e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o), o.op ? &o : nullptr);
         push(e);
+        if (o.op && o.sequenceNr >= 0) {
+            const FwdBwdLinks::End end{pid, tid, o.startTicks};
+            if (o.fwdThreadId == 0)
+                m_links.forward(o.sequenceNr, o.torchThreadId, end);
+            else
+                m_links.backward(o.sequenceNr, o.fwdThreadId, end);
+        }
     }
 
     void addInstant(uint64_t pid, uint64_t tid, uint64_t ns, uint32_t name, uint64_t payload)
@@ -501,7 +556,7 @@ private:
     int64_t m_epoch = 0;
     ArgShard& m_shard;
     ChunkResult m_chunk;
-    uint32_t m_catUser, m_catInstant, m_catMark, m_nameMemory;
+    uint32_t m_catUser, m_catOp, m_catInstant, m_catMark, m_nameMemory;
     std::unordered_map<uint32_t, uint32_t> m_nameCache;
     std::unordered_map<uint64_t, ArgsRef> m_payloadArgs;
     std::vector<uint64_t> m_frames; // native frames of the current thread's ranges
@@ -510,6 +565,7 @@ private:
     std::map<std::pair<int, int>, int64_t> m_totals;
     std::map<std::pair<std::pair<int, int>, uint64_t>, int64_t> m_live;
     std::map<std::pair<int32_t, int64_t>, DeviceActivity::Backend> m_deviceRows;
+    FwdBwdLinks m_links;
     bool m_overhead = false;
     // Begin order of the current thread's events (see emitInBeginOrder).
     bool m_keyed = false;
@@ -542,6 +598,7 @@ std::unique_ptr<Trace> buildTrace(const std::vector<ThreadRecords>& threads, con
     conv.addProcessMeta(pid, processName);
     for (const ThreadRecords& tr : threads)
         conv.addThread(tr, pid);
+    conv.addFwdBwdFlows();
     for (const DeviceActivity& a : options.device)
         conv.addDevice(pid, a);
     conv.addDeviceRowsMeta(processName);

@@ -230,6 +230,62 @@ private slots:
         QCOMPARE(dims.text, std::string_view("[[2, 3], []]"));
     }
 
+    // The torch observer's ops: category cpu_op and Kineto's autograd args, so that forward/backward
+    // links and backward stacks work on recorded traces. An op autograd did not number (-1) has no
+    // "Sequence number" / "Fwd thread id", as in Kineto; user ranges stay user annotations.
+    void operatorsCarryCategoryAndAutogradIds()
+    {
+        const uint64_t p = Recorder::instance().addPayload(R"({"Input Dims": [[4, 8]]})");
+        auto t = capture([&] {
+            Range user(internName("fwd"));
+            opBegin(internName("AddmmBackward0"), p, 41, 4, 1);
+            opBegin(internName("aten::mm"), 0, 42, -1, 0);
+            rangeEnd();
+            rangeEnd();
+        });
+        const SliceTrack& s = t->track(TrackId(0)).slices;
+        QCOMPARE(s.size(), size_t(3));
+        QCOMPARE(t->str(s.category(0)), std::string_view("user_annotation"));
+        QCOMPARE(t->str(s.name(1)), std::string_view("AddmmBackward0"));
+        QCOMPARE(t->str(s.category(1)), std::string_view("cpu_op"));
+        QCOMPARE(s.depth(2), uint16_t(2));
+        const ArgsRef a = s.args(1);
+        QCOMPARE(t->args().get(a, "External id").toInt(), int64_t(41));
+        QCOMPARE(t->args().get(a, "Record function id").toInt(), int64_t(41));
+        QCOMPARE(t->args().get(a, "Sequence number").toInt(), int64_t(4));
+        QCOMPARE(t->args().get(a, "Fwd thread id").toInt(), int64_t(1));
+        QCOMPARE(t->args().get(a, "Input Dims").text, std::string_view("[[4, 8]]"));
+        const ArgsRef b = s.args(2);
+        QCOMPARE(t->str(s.category(2)), std::string_view("cpu_op"));
+        QCOMPARE(t->args().get(b, "Record function id").toInt(), int64_t(42));
+        QCOMPARE(t->args().get(b, "Sequence number").type, ArgType::Null);
+        QCOMPARE(t->args().get(b, "Fwd thread id").type, ArgType::Null);
+    }
+
+    // Kineto's fwdbwd arrows: from the first forward op with a sequence number on torch thread 1 to
+    // each backward function naming that (sequence number, forward thread); another thread's op
+    // with the same sequence number is not the forward op.
+    void forwardOpsLinkToTheirBackwardFunctions()
+    {
+        auto t = capture([&] {
+            opBegin(internName("aten::linear"), 0, 10, 4, 0, 1);
+            opBegin(internName("aten::addmm"), 0, 11, 4, 0, 1);
+            rangeEnd();
+            rangeEnd();
+            opBegin(internName("aten::mul"), 0, 12, 4, 0, 2);
+            rangeEnd();
+            opBegin(internName("AddmmBackward0"), 0, 13, 4, 1, 3);
+            rangeEnd();
+        });
+        const SliceTrack& s = t->track(TrackId(0)).slices;
+        QCOMPARE(t->flows().size(), size_t(1));
+        const Flow& f = t->flows()[0];
+        QCOMPARE(t->str(f.category), std::string_view("fwdbwd"));
+        QVERIFY(f.hasFrom && f.hasTo);
+        QCOMPARE(t->str(s.name(f.fromRow)), std::string_view("aten::linear"));
+        QCOMPARE(t->str(s.name(f.toRow)), std::string_view("AddmmBackward0"));
+    }
+
     void threadNamesReachTheTrace()
     {
         uint64_t tid = 0;

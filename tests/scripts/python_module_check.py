@@ -254,5 +254,68 @@ ks.write_csv(csv_path, stats, labels=["8MB", "16MB", "32MB"])
 rows = list(csv.DictReader(open(csv_path)))
 check(len(rows) == 3 and rows[2]["name"] == "32MB" and float(rows[2]["time"]) == stats[2].time, "CSV rows")
 
+# torch.profiler's API (works without torch): any schedule callable, record_function as decorator
+# and context manager, events()/key_averages() as lists, total_average, torch's warnings/errors.
+import warnings  # noqa: E402
+
+calls = []
+
+
+def my_schedule(step):
+    calls.append(step)
+    # After the window, nothing: a new warmup would start a new (empty) window at stop(), as in torch.
+    if step >= 3:
+        return ks.ProfilerAction.NONE
+    return [ks.ProfilerAction.WARMUP, ks.ProfilerAction.RECORD, ks.ProfilerAction.RECORD_AND_SAVE][step]
+
+
+@ks.record_function("decorated")
+def decorated():
+    time.sleep(0.001)
+
+
+windows = []
+with ks.profile(activities=[ks.ProfilerActivity.CPU], schedule=my_schedule,
+                on_trace_ready=lambda p: windows.append(p.step_num)) as p5:
+    for _ in range(3):
+        with ks.record_function("ctx", args="a=1"):
+            decorated()
+        p5.step()
+check(calls[:4] == [0, 1, 2, 3], f"custom schedule calls {calls}")
+check(windows == [3], f"custom schedule windows {windows}")
+ka = p5.key_averages()
+counts = {e.key: e.count for e in ka}
+check(counts.get("decorated") == 2 and counts.get("ctx") == 2, f"key_averages counts {counts}")
+check(isinstance(ka, list) and ka.total_average().count == sum(e.count for e in ka), "total_average")
+check(abs(ka.self_cpu_time_total - sum(e.self_cpu_time_total for e in ka)) < 1e-6, "self_cpu_time_total")
+check("decorated" in ka.table(sort_by="cpu_time_total", row_limit=5), "EventList.table")
+evs = p5.events()
+check(sum(1 for e in evs if e.name == "decorated") == 2, "events()")
+check(all(e.cpu_time_total >= e.self_cpu_time_total for e in evs), "event times")
+p5.export_stacks(os.path.join(tmp, "p5.stacks"))
+
+
+def bad_schedule(step):
+    raise KeyError("from the schedule")
+
+
+try:
+    with ks.profile(schedule=bad_schedule):
+        pass
+    check(False, "a schedule's exception is lost")
+except KeyError:
+    pass
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    ks.schedule(wait=1, warmup=0, active=1)
+    ks.profile(use_cuda=False)
+check(["warmup" in str(x.message) for x in w] == [True, False], f"torch's warnings: {[str(x.message) for x in w]}")
+try:
+    ks.schedule(wait=0, warmup=1, active=0)
+    check(False, "active=0 accepted")
+except AssertionError as e:
+    check(str(e) == "Invalid profiler schedule arguments", str(e))
+check(ks.ProfilerActivity.CPU in ks.supported_activities(), "supported_activities")
+
 print("python module: %d failures" % len(failures))
 sys.exit(1 if failures else 0)

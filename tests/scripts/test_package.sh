@@ -34,6 +34,17 @@ echo "Depends: $depends"
 for d in libze1 libsimdjson zlib1g libstdc++6; do
     echo "$depends" | grep -q "$d" || fail "Depends lacks $d"
 done
+echo "$depends" | grep -q "libtorch" && fail "the viewer's package depends on libtorch: $depends"
+# The torch observer, when built, in a package of its own that brings libtorch.
+torchdeb="$(ls "$work"/pkg/kinetoscope-torch_*.deb 2>/dev/null || true)"
+if [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ]; then
+    [ -f "$torchdeb" ] || fail "no kinetoscope-torch package"
+    tdepends="$(dpkg-deb -f "$torchdeb" Depends)"
+    echo "kinetoscope-torch Depends: $tdepends"
+    echo "$tdepends" | grep -q "libtorch" || fail "kinetoscope-torch does not depend on libtorch"
+    echo "$tdepends" | grep -q "kinetoscope (=" || fail "kinetoscope-torch does not depend on kinetoscope"
+    dpkg-deb -x "$torchdeb" "$root"
+fi
 if grep -q "KINETOSCOPE_GUI:BOOL=ON" CMakeCache.txt; then
     echo "$depends" | grep -q "libqt6widgets6" || fail "Depends lacks the Qt 6 Widgets library"
 fi
@@ -64,6 +75,10 @@ ev = json.load(open(sys.argv[1]))['traceEvents']
 steps = [e['name'] for e in ev if e.get('ph') == 'X' and e['name'].startswith('ProfilerStep#')]
 assert len(steps) == 4, steps
 " "$work/rec.json" || fail "installed record: wrong steps"
+    if [ -f "$torchdeb" ]; then
+        # The installed bootstrap finds the installed observer next to the installed library.
+        grep -q '"aten::addmm"' "$work/rec.json" || { cat "$work/rec.log"; fail "installed record: no aten ops"; }
+    fi
     grep -q "libkinetoscope.so.1 was not found\|bootstrap (sitecustomize.py) was not found" "$work/rec.log" &&
         fail "installed record used no installed library or bootstrap"
 else

@@ -12,8 +12,10 @@ its own requester and the step count is the maximum over them (KinetoStepTracker
 with two optimizers, or an optimizer and a profiler, counts one step per iteration.
 
 Capture modes (KINETOSCOPE_CAPTURE, JSON):
-  native   steps, nn.Module forward and Optimizer.step ranges, and with CUDA the autograd ops as
-           NVTX ranges (emit_nvtx) for the injection library to receive
+  native   steps, nn.Module forward and Optimizer.step ranges, every aten op, autograd function and
+           record_function range recorded by libkinetoscope_torch.so (the torch observer, loaded
+           when the script imports torch; with shapes/memory also input shapes and allocations),
+           and with CUDA the autograd ops as NVTX ranges (emit_nvtx) for the injection library
   windows  torch.profiler with the chosen schedule, driven by the steps; each finished window is
            exported to a file the viewer merges (CPU ops, shapes, memory, stacks per window)
 """
@@ -267,6 +269,8 @@ class _Live:
         self.windows = None
         self.torch = None
         self.nvtx = None
+        self.observer = None
+        self.observer_options = None
         self.optimizers_seen = False
         self.names = {}
         self.tls = threading.local()
@@ -445,8 +449,11 @@ class _Live:
         if self.capture.get("cuda") and not cuda:
             self.log(1, "CUDA capture requested, but this torch sees no CUDA device")
         if self.mode == "native":
-            if self.capture.get("memory") or self.capture.get("stack"):
-                self.log(1, "memory and stack capture need windows mode (torch.profiler); native mode skips them")
+            self._start_observer()
+            if self.capture.get("stack"):
+                self.log(1, "stack capture needs windows mode (torch.profiler); native mode skips it")
+            if self.capture.get("memory") and self.observer is None:
+                self.log(1, "memory capture in native mode needs libkinetoscope_torch.so; skipped")
             if self.capture.get("cuda") and cuda:
                 try:
                     from torch.autograd.profiler import emit_nvtx
@@ -457,6 +464,50 @@ class _Live:
                 except Exception as e:
                     self.nvtx = None
                     self.log(1, "emit_nvtx is not available: %s: %s" % (type(e).__name__, e))
+
+    def _observer_paths(self):
+        env = os.environ.get("KINETOSCOPE_TORCH_LIB")
+        if env:
+            yield env
+        lib = os.environ.get("KINETOSCOPE_LIB")
+        if lib and os.sep in lib:
+            real = os.path.realpath(lib)
+            yield os.path.join(os.path.dirname(real), "libkinetoscope_torch.so")
+            # The build tree: core/capi/libkinetoscope.so.1 beside core/torch/.
+            yield os.path.join(os.path.dirname(os.path.dirname(real)), "torch", "libkinetoscope_torch.so")
+        yield "libkinetoscope_torch.so"
+
+    def _start_observer(self):
+        """Loads the torch observer so that aten ops stream natively; the program is unchanged."""
+        if not self.capture.get("cpu", True):
+            return
+        options = {"record_shapes": bool(self.capture.get("shapes")),
+                   "profile_memory": bool(self.capture.get("memory"))}
+        if self.capture.get("shape_sampling"):
+            options["shape_sampling"] = int(self.capture["shape_sampling"])
+        errors = []
+        for path in self._observer_paths():
+            try:
+                obs = ctypes.CDLL(path)
+            except OSError as e:
+                errors.append("%s: %s" % (path, e))
+                continue
+            obs.kstorch_enable.argtypes = [ctypes.c_char_p]
+            obs.kstorch_enable.restype = ctypes.c_int
+            obs.kstorch_last_error.restype = ctypes.c_char_p
+            rc = obs.kstorch_enable(json.dumps(options).encode())
+            message = obs.kstorch_last_error().decode("utf-8", "replace")
+            if rc < 0:
+                self.log(1, "torch observer: %s" % message)
+                return
+            if message:
+                self.log(1, "torch observer: %s" % message)
+            self.observer = obs
+            # kinetoscope.profile() in the same program keeps these on when it ends.
+            self.observer_options = options
+            self.log(0, "aten ops recorded by %s%s" % (path, " (shapes)" if options["record_shapes"] else ""))
+            return
+        self.log(1, "torch observer not loaded, only module and step ranges: %s" % "; ".join(errors))
 
     # --- process life -----------------------------------------------------------------------
     def after_fork(self):

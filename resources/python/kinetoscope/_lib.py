@@ -20,15 +20,19 @@ def _candidates():
 
 
 def _load():
+    global path
     errors = []
-    for path in _candidates():
+    for candidate in _candidates():
         try:
-            return ctypes.CDLL(path)
+            lib = ctypes.CDLL(candidate)
+            path = candidate
+            return lib
         except OSError as e:
-            errors.append(f"{path}: {e}")
+            errors.append(f"{candidate}: {e}")
     raise ImportError("cannot load libkinetoscope.so.1 (set KINETOSCOPE_LIB): " + "; ".join(errors))
 
 
+path = None  # the library file loaded (torchobserver finds libkinetoscope_torch.so next to it)
 lib = _load()
 
 _c = ctypes
@@ -37,6 +41,9 @@ _sigs = {
     "ks_last_error": (_c.c_char_p, []),
     "ks_string_free": (None, [_c.c_void_p]),
     "ks_profiler_create": (_c.c_void_p, [_c.c_char_p]),
+    "ks_profiler_create_scheduled": (_c.c_void_p, [_c.c_char_p, _c.c_void_p, _c.c_void_p]),
+    "ks_profiler_events": (_c.c_void_p, [_c.c_void_p]),
+    "ks_profiler_key_averages": (_c.c_void_p, [_c.c_void_p, _c.c_int, _c.c_int]),
     "ks_profiler_destroy": (None, [_c.c_void_p]),
     "ks_profiler_start": (_c.c_int, [_c.c_void_p]),
     "ks_profiler_step": (_c.c_int, [_c.c_void_p]),
@@ -74,6 +81,7 @@ if lib.ks_abi_version() != ABI_VERSION:
     raise ImportError(f"libkinetoscope ABI {lib.ks_abi_version()} does not match the module's {ABI_VERSION}")
 
 TRACE_READY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+SCHEDULE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_void_p)
 
 
 class KinetoscopeError(RuntimeError):

@@ -1,79 +1,118 @@
-"""A profiler with torch.profiler.profile's shape, recording Kinetoscope ranges."""
-import enum
+"""A profiler with torch.profiler.profile's arguments and methods, recording into libkinetoscope.
+
+With torch imported and libkinetoscope_torch.so present (kinetoscope.torchobserver), torch's
+operators, autograd functions and record_function ranges are recorded natively; without them only
+Kinetoscope's own ranges (record_function, range) are.
+"""
 import json
+import sys
+from warnings import warn
 
 from . import _lib
 from . import ranges as _ranges
+from . import torchobserver as _observer
 from ._lib import check, lib, take_string
+from .actions import (ProfilerAction, ProfilerActivity, action_value, activity_name, schedule,
+                      supported_activities)
+from .results import EventList, FunctionEvent, FunctionEventAvg
 
-
-class ProfilerAction(enum.Enum):
-    NONE = 0
-    WARMUP = 1
-    RECORD = 2
-    RECORD_AND_SAVE = 3
-
-
-class schedule:  # noqa: N801 - same name as torch.profiler.schedule
-    """torch.profiler.schedule(wait, warmup, active, repeat, skip_first, skip_first_wait)."""
-
-    def __init__(self, *, wait, warmup, active, repeat=0, skip_first=0, skip_first_wait=0):
-        if wait < 0 or warmup < 0 or active <= 0 or repeat < 0 or skip_first < 0:
-            raise ValueError("Invalid profiler schedule arguments")
-        self.params = dict(wait=wait, warmup=warmup, active=active, repeat=repeat, skip_first=skip_first,
-                           skip_first_wait=skip_first_wait)
-
-    def __call__(self, step):
-        p = self.params
-        if step < p["skip_first"]:
-            return ProfilerAction.NONE
-        s = step - p["skip_first"]
-        if p["skip_first_wait"]:
-            s += p["wait"]
-        n = p["wait"] + p["warmup"] + p["active"]
-        if p["repeat"] > 0 and s >= p["repeat"] * n:
-            return ProfilerAction.NONE
-        m = s % n
-        if m < p["wait"]:
-            return ProfilerAction.NONE
-        if m < p["wait"] + p["warmup"]:
-            return ProfilerAction.WARMUP
-        return ProfilerAction.RECORD if m < n - 1 else ProfilerAction.RECORD_AND_SAVE
+__all__ = ["ProfilerAction", "ProfilerActivity", "profile", "record_function", "schedule",
+           "supported_activities", "tensorboard_trace_handler"]
 
 
 class tensorboard_trace_handler:  # noqa: N801
-    """Writes <dir>/<worker>.<time_ns>.pt.trace.json[.gz] when a window is ready."""
+    """Writes <dir>/<worker>.<time_ns>.pt.trace.json[.gz] when a window is ready (natively; called
+    with a profile it does the same from Python, like torch's handler)."""
 
     def __init__(self, dir_name, worker_name=None, use_gzip=False):
         self.dir_name = dir_name
         self.worker_name = worker_name
         self.use_gzip = use_gzip
 
+    def __call__(self, prof):
+        import os
+        import socket
+        import time
+        os.makedirs(self.dir_name, exist_ok=True)
+        worker = self.worker_name or f"{socket.gethostname()}_{os.getpid()}"
+        name = f"{worker}.{time.time_ns()}.pt.trace.json" + (".gz" if self.use_gzip else "")
+        prof.export_chrome_trace(os.path.join(self.dir_name, name))
+
+
+class record_function(_ranges.range):  # noqa: N801
+    """torch.profiler.record_function(name, args=None): a context manager and decorator. args (a
+    string, as torch takes it) is kept as the range's "args" arg."""
+
+    def __init__(self, name, args=None):
+        super().__init__(name, {"args": args} if args is not None else None)
+
 
 class profile:  # noqa: N801
-    """profile(activities=["cpu"], schedule=None, on_trace_ready=None, record_shapes=False,
-    profile_memory=False, with_stack=False, with_flops=False)."""
+    """torch.profiler.profile(activities, schedule, on_trace_ready, record_shapes, profile_memory,
+    with_stack, with_flops, with_modules, experimental_config, use_cuda).
 
-    def __init__(self, activities=("cpu",), schedule=None, on_trace_ready=None, record_shapes=False,
-                 profile_memory=False, with_stack=False, with_flops=False):
+    schedule: kinetoscope.schedule (run natively) or any callable step -> ProfilerAction (ours or
+    torch's, e.g. torch.profiler.schedule(...)). with_modules and experimental_config are accepted
+    and not used (module hierarchy is not recorded). shape_sampling (ours): record input shapes of
+    every n-th call of each operator.
+    """
+
+    def __init__(self, *, activities=None, schedule=None, on_trace_ready=None, record_shapes=False,
+                 profile_memory=False, with_stack=False, with_flops=False, with_modules=False,
+                 experimental_config=None, use_cuda=None, shape_sampling=1, op_filter=None):
+        acts = set(activity_name(a) for a in activities) if activities else \
+            set(activity_name(a) for a in supported_activities())
+        if use_cuda is not None:
+            warn("use_cuda is deprecated, use activities argument instead")
+            if use_cuda:
+                acts.add("cuda")
+            else:
+                acts.discard("cuda")
+        assert len(acts) > 0, "No valid profiler activities found"
+        self.activities = acts
+        self.record_shapes = bool(record_shapes)
+        self.profile_memory = bool(profile_memory)
+        self.with_stack = bool(with_stack)
+        self.with_flops = bool(with_flops)
+        self.with_modules = bool(with_modules)
+        self.experimental_config = experimental_config
+        self._observer_options = {"record_shapes": self.record_shapes or self.with_flops,
+                                  "profile_memory": self.profile_memory,
+                                  "shape_sampling": int(shape_sampling)}
+        if op_filter:
+            self._observer_options.update(op_filter)
         opts = {
-            "activities": [str(a).split(".")[-1].lower() for a in activities],
-            "record_shapes": bool(record_shapes),
-            "profile_memory": bool(profile_memory),
-            "with_stack": bool(with_stack),
+            "activities": sorted(acts),
+            "record_shapes": self.record_shapes,
+            "profile_memory": self.profile_memory,
+            "with_stack": self.with_stack,
             # Ranges pass the Python stack (ranges.python_stack); the interpreter's native frames
             # would say nothing.
             "native_stack": False,
-            "with_flops": bool(with_flops),
+            "with_flops": self.with_flops,
         }
-        self._with_stack = bool(with_stack)
-        if schedule is not None:
-            if not isinstance(schedule, globals()["schedule"]):
-                raise TypeError("schedule must be kinetoscope.schedule(...)")
+        self._schedule_cb = None
+        self._schedule_error = None
+        if isinstance(schedule, globals()["schedule"]):
             opts["schedule"] = schedule.params
-        self._p = lib.ks_profiler_create(json.dumps(opts).encode("utf-8"))
+            self._p = lib.ks_profiler_create(json.dumps(opts).encode("utf-8"))
+        elif schedule is not None:
+            if not callable(schedule):
+                raise TypeError("schedule must be a callable taking the step number")
+
+            def run_schedule(step, _user):
+                try:
+                    return action_value(schedule(step))
+                except BaseException as e:  # re-raised by step()/start() on the caller's side
+                    self._schedule_error = e
+                    return 0
+            self._schedule_cb = _lib.SCHEDULE_FN(run_schedule)
+            self._p = lib.ks_profiler_create_scheduled(json.dumps(opts).encode("utf-8"), self._schedule_cb, None)
+        else:
+            self._p = lib.ks_profiler_create(json.dumps(opts).encode("utf-8"))
         if not self._p:
             raise _lib.KinetoscopeError(lib.ks_last_error().decode("utf-8", "replace"))
+        self.on_trace_ready = on_trace_ready
         self._callback = None
         if isinstance(on_trace_ready, tensorboard_trace_handler):
             h = on_trace_ready
@@ -85,26 +124,44 @@ class profile:  # noqa: N801
                 on_trace_ready(self)
             self._callback = _lib.TRACE_READY(trampoline)  # kept alive as long as the profiler
             lib.ks_profiler_set_trace_ready(self._p, self._callback, None)
+        self._observer_token = None
+        self.observer_status = None
+        self._running = False
 
     def __del__(self):
+        _observer.release(getattr(self, "_observer_token", None))
         p = getattr(self, "_p", None)
         if p:
             lib.ks_profiler_destroy(p)
             self._p = None
 
+    def _raise_schedule_error(self):
+        e, self._schedule_error = self._schedule_error, None
+        if e is not None:
+            raise e
+
     def start(self):
+        if "torch" in sys.modules and self._observer_token is None:
+            self._observer_token, self.observer_status = _observer.acquire(self._observer_options)
         check(lib.ks_profiler_start(self._p))
+        self._raise_schedule_error()
         self._running = True
-        _ranges._set_with_stack(self._with_stack)
+        _ranges._set_with_stack(self.with_stack)
 
     def stop(self):
-        if getattr(self, "_running", False):
+        if self._running:
             self._running = False
             _ranges._set_with_stack(False)
-        check(lib.ks_profiler_stop(self._p))
+        try:
+            check(lib.ks_profiler_stop(self._p))
+        finally:
+            _observer.release(self._observer_token)
+            self._observer_token = None
+        self._raise_schedule_error()
 
     def step(self):
         check(lib.ks_profiler_step(self._p))
+        self._raise_schedule_error()
 
     def __enter__(self):
         self.start()
@@ -128,12 +185,12 @@ class profile:  # noqa: N801
     def add_metadata_json(self, key, value):
         check(lib.ks_profiler_add_metadata_json(self._p, key.encode("utf-8"), value.encode("utf-8")))
 
+    def preset_metadata_json(self, key, value):
+        """Metadata for the windows to come; set before start() (as torch requires) or at any time."""
+        self.add_metadata_json(key, value)
+
     def export_chrome_trace(self, path):
         check(lib.ks_profiler_export_chrome_trace(self._p, str(path).encode("utf-8")))
-
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
-        """The last window's operator averages; .table(...) prints them as torch does."""
-        return KeyAverages(self, group_by_input_shape, group_by_stack_n)
 
     def export_stacks(self, path, metric="self_cpu_time_total"):
         check(lib.ks_profiler_export_stacks(self._p, str(path).encode("utf-8"), metric.encode("utf-8")))
@@ -142,25 +199,29 @@ class profile:  # noqa: N801
         check(lib.ks_profiler_export_memory_timeline(
             self._p, str(path).encode("utf-8"), device.encode("utf-8") if device else None))
 
+    def _json_result(self, ptr):
+        if not ptr:
+            raise RuntimeError("no profiling window has finished yet")
+        return json.loads(take_string(ptr))
 
-class KeyAverages:
-    """What prof.key_averages(...) returns here: only table(), computed by the library."""
+    def events(self):
+        """The last window's events in torch's order (an EventList of FunctionEvent)."""
+        return EventList([FunctionEvent(d) for d in self._json_result(lib.ks_profiler_events(self._p))], self)
 
-    def __init__(self, prof, group_by_input_shape, group_by_stack_n):
-        self._prof = prof
-        self._group = {"group_by_input_shape": bool(group_by_input_shape),
-                       "group_by_stack_n": int(group_by_stack_n)}
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
+        """The last window's operator averages (an EventList of FunctionEventAvg); .table(...) prints
+        them as torch does."""
+        rows = self._json_result(lib.ks_profiler_key_averages(self._p, int(bool(group_by_input_shape)),
+                                                              int(group_by_stack_n)))
+        return EventList([FunctionEventAvg(d) for d in rows], self, group_by_input_shape, group_by_stack_n,
+                         averaged=True)
 
-    def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
-              max_shapes_column_width=80, header=None, top_level_events_only=False, time_unit=None):
-        opts = dict(self._group, sort_by=sort_by, row_limit=row_limit, header=header,
-                    max_src_column_width=max_src_column_width, max_name_column_width=max_name_column_width,
-                    max_shapes_column_width=max_shapes_column_width,
-                    top_level_events_only=bool(top_level_events_only), time_unit=time_unit)
-        ptr = lib.ks_profiler_table(self._prof._p, json.dumps(opts).encode("utf-8"))
+    @property
+    def self_cpu_time_total(self):
+        return self.events().self_cpu_time_total
+
+    def _table(self, opts):
+        ptr = lib.ks_profiler_table(self._p, json.dumps(opts).encode("utf-8"))
         if not ptr:
             raise _lib.KinetoscopeError(lib.ks_last_error().decode("utf-8", "replace"))
         return take_string(ptr)
-
-    def __str__(self):
-        return self.table()

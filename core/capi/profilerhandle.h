@@ -1,0 +1,16 @@
+#pragma once
+
+// What a ks_profiler* points to; shared by the C ABI's translation units.
+
+#include "kinetoscope.h"
+#include "record/profiler.h"
+
+#include <functional>
+#include <memory>
+
+struct ks_profiler {
+    std::unique_ptr<ks::record::Profiler> profiler;
+    ks_trace_ready_fn readyFn = nullptr;
+    void* readyUser = nullptr;
+    std::function<void(ks::record::Profiler&)> handler;
+};

@@ -1,0 +1,45 @@
+// The C ABI of libkinetoscope_torch.so, for ctypes (resources/python/kinetoscope/torchobserver.py).
+// Functions return 0 on success and -1 on failure with the message in kstorch_last_error().
+
+#include "observer.h"
+
+#include <string>
+
+#define KSTORCH_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+thread_local std::string t_error;
+}
+
+// Version of this ABI; the Python side refuses a library it does not know.
+KSTORCH_API int kstorch_abi_version(void)
+{
+    return 1;
+}
+
+KSTORCH_API const char* kstorch_last_error(void)
+{
+    return t_error.c_str();
+}
+
+// options_json: see ObserverOptions::parse. A warning (profile_memory unavailable) leaves the
+// observer enabled, returns 1 and sets kstorch_last_error().
+KSTORCH_API int kstorch_enable(const char* options_json)
+{
+    t_error.clear();
+    ks::torchobs::ObserverOptions o;
+    if (!o.parse(options_json ? options_json : "", &t_error)) return -1;
+    if (!ks::torchobs::Observer::instance().enable(o, &t_error)) return -1;
+    return t_error.empty() ? 0 : 1;
+}
+
+KSTORCH_API int kstorch_disable(void)
+{
+    ks::torchobs::Observer::instance().disable();
+    return 0;
+}
+
+KSTORCH_API int kstorch_enabled(void)
+{
+    return ks::torchobs::Observer::instance().enabled() ? 1 : 0;
+}

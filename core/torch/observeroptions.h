@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::torchobs {
+
+// What the observer records; parsed from the JSON given to kstorch_enable().
+struct ObserverOptions {
+    // "Input Dims", "Input type" and "Concrete Inputs" of operators (torch's record_shapes).
+    bool recordShapes = false;
+    // Allocations and frees reported by c10's allocators (torch's profile_memory).
+    bool profileMemory = false;
+    // Shapes of every n-th call of each operator name (1: every call), so that a long run pays for
+    // formatting shapes a bounded number of times per operator.
+    uint32_t shapeEvery = 1;
+    // Operator filter by name prefix: with include non-empty only matching names are recorded;
+    // names matching exclude never are. User scopes (record_function) are always recorded.
+    std::vector<std::string> include;
+    std::vector<std::string> exclude;
+
+    // {"record_shapes": bool, "profile_memory": bool, "shape_sampling": n, "include": [..],
+    //  "exclude": [..]}; every key optional. False with a message on a bad document.
+    bool parse(std::string_view json, std::string* error);
+    bool wants(std::string_view opName) const;
+};
+
+} // namespace ks::torchobs

@@ -1,0 +1,135 @@
+"""Loads libkinetoscope_torch.so (core/torch), the observer that records torch's operators natively.
+
+Several users may want the observer at once (the live bootstrap for the whole run, a profile() for
+its windows); each acquire() returns a token, and the observer runs with the union of what the
+holders asked for until the last one releases it.
+"""
+import ctypes
+import json
+import os
+import sys
+import threading
+
+from . import _lib
+
+ABI_VERSION = 1
+_lock = threading.Lock()
+_obs = None
+_load_error = None
+_holders = {}
+_next_token = 1
+
+
+def _candidates():
+    env = os.environ.get("KINETOSCOPE_TORCH_LIB")
+    if env:
+        yield env
+    here = getattr(_lib, "path", None)
+    if here and os.sep in here:
+        yield os.path.join(os.path.dirname(os.path.realpath(here)), "libkinetoscope_torch.so")
+        yield os.path.join(os.path.dirname(here), "libkinetoscope_torch.so")
+        # The build tree: core/capi/libkinetoscope.so.1 and core/torch/libkinetoscope_torch.so.
+        yield os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(here))), "torch",
+                           "libkinetoscope_torch.so")
+    yield "libkinetoscope_torch.so"
+
+
+def load():
+    """The observer library, or None (why: load_error()). Needs torch imported first: the observer
+    must join the libtorch the program uses."""
+    global _obs, _load_error
+    if _obs is not None:
+        return _obs
+    if "torch" not in sys.modules:
+        _load_error = "torch is not imported"
+        return None
+    errors = []
+    for path in _candidates():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            errors.append(f"{path}: {e}")
+            continue
+        lib.kstorch_abi_version.restype = ctypes.c_int
+        lib.kstorch_last_error.restype = ctypes.c_char_p
+        lib.kstorch_enable.argtypes = [ctypes.c_char_p]
+        lib.kstorch_enable.restype = ctypes.c_int
+        lib.kstorch_disable.restype = ctypes.c_int
+        lib.kstorch_enabled.restype = ctypes.c_int
+        if lib.kstorch_abi_version() != ABI_VERSION:
+            errors.append(f"{path}: ABI {lib.kstorch_abi_version()}, expected {ABI_VERSION}")
+            continue
+        _obs = lib
+        return lib
+    _load_error = "; ".join(errors) or "not found"
+    return None
+
+
+def load_error():
+    return _load_error
+
+
+def _live_options():
+    """The options of a live session (the bootstrap's _kinetoscope_live), which holds the observer
+    for the whole run."""
+    live = getattr(sys.modules.get("_kinetoscope_live"), "_live", None)
+    return getattr(live, "observer_options", None)
+
+
+def _apply():
+    """Enables the observer with the union of the holders' options (or disables it)."""
+    holders = list(_holders.values())
+    live = _live_options()
+    if live is not None:
+        holders.append(live)
+    if not holders:
+        _obs.kstorch_disable()
+        return None
+    merged = {"record_shapes": False, "profile_memory": False, "shape_sampling": None}
+    for o in holders:
+        merged["record_shapes"] |= bool(o.get("record_shapes"))
+        merged["profile_memory"] |= bool(o.get("profile_memory"))
+        every = o.get("shape_sampling")
+        if every:
+            merged["shape_sampling"] = min(every, merged["shape_sampling"] or every)
+    for key in ("include", "exclude"):
+        # A filter only when every holder gave the same one: a holder without one wants every op.
+        values = [tuple(o.get(key) or ()) for o in holders]
+        if values and all(v == values[0] for v in values) and values[0]:
+            merged[key] = list(values[0])
+    if not merged["shape_sampling"]:
+        del merged["shape_sampling"]
+    rc = _obs.kstorch_enable(json.dumps(merged).encode("utf-8"))
+    message = _obs.kstorch_last_error().decode("utf-8", "replace")
+    if rc < 0:
+        raise RuntimeError("kinetoscope torch observer: " + message)
+    return message or None
+
+
+def acquire(options):
+    """Starts (or widens) the observer. Returns (token, warning) or (None, reason) when the observer
+    is not available."""
+    global _next_token
+    with _lock:
+        if load() is None:
+            return None, _load_error
+        token = _next_token
+        _next_token += 1
+        _holders[token] = dict(options)
+        try:
+            return token, _apply()
+        except Exception:
+            del _holders[token]
+            raise
+
+
+def release(token):
+    if token is None:
+        return
+    with _lock:
+        if _holders.pop(token, None) is not None and _obs is not None:
+            _apply()
+
+
+def active():
+    return _obs is not None and bool(_obs.kstorch_enabled())

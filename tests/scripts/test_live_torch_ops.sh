@@ -1,0 +1,59 @@
+#!/bin/sh
+# Native live mode with the torch observer: `kinetoscope record -- python3 train_mlp.py` (an
+# unmodified script) must stream every aten op and autograd function as it runs, inside the
+# module ranges, with input shapes and allocations when those are captured.
+set -eu
+: "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
+PY=/usr/bin/python3
+if ! "$PY" -c "import torch" 2>/dev/null; then
+    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
+    exit 0
+fi
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+data="$KS_SOURCE_DIR/tests/data/live"
+steps=6
+
+"$KS_BIN" record -o "$work/ops.pt.trace.json" -- "$PY" "$data/train_mlp.py" $steps >"$work/ops.out" 2>"$work/ops.err" ||
+    fail "record: $(cat "$work/ops.err")"
+grep -q "aten ops recorded by" "$work/ops.err" || fail "observer not loaded: $(cat "$work/ops.err")"
+"$KS_BIN" record --capture cpu,shapes,memory -o "$work/shapes.pt.trace.json" -- "$PY" "$data/train_mlp.py" $steps \
+    >"$work/shapes.out" 2>"$work/shapes.err" || fail "record with shapes: $(cat "$work/shapes.err")"
+
+"$PY" - "$work/ops.pt.trace.json" "$work/shapes.pt.trace.json" $steps <<'PY'
+import collections, json, sys
+steps = int(sys.argv[3])
+def load(path):
+    ev = json.load(open(path))["traceEvents"]
+    return [e for e in ev if e.get("ph") == "X"], [e for e in ev if e.get("name") == "[memory]"]
+errors = []
+def check(ok, msg):
+    if not ok:
+        errors.append(msg)
+
+ops, mem = load(sys.argv[1])
+counts = collections.Counter(e["name"] for e in ops if e.get("cat") == "cpu_op")
+# Two Linear layers per step, forward and backward.
+for name, per_step in (("aten::linear", 2), ("aten::addmm", 2), ("aten::relu", 1), ("AddmmBackward0", 2),
+                       ("autograd::engine::evaluate_function: AddmmBackward0", 2), ("ReluBackward0", 1)):
+    check(counts[name] == per_step * steps, f"{name}: {counts[name]} ops, expected {per_step * steps}")
+# Every linear op inside an nn.Module: Linear range on the same thread.
+modules = [e for e in ops if e["name"] == "nn.Module: Linear"]
+check(len(modules) == 2 * steps, f"{len(modules)} module ranges")
+inside = sum(1 for e in ops if e["name"] == "aten::linear" and any(
+    m["tid"] == e["tid"] and m["ts"] <= e["ts"] and e["ts"] + e["dur"] <= m["ts"] + m["dur"] for m in modules))
+check(inside == 2 * steps, f"{inside} of {counts['aten::linear']} aten::linear inside a Linear module range")
+check(not mem, "allocations recorded without memory capture")
+
+ops, mem = load(sys.argv[2])
+addmm = [e for e in ops if e["name"] == "aten::addmm"]
+check(addmm and all(e.get("args", {}).get("Input Dims") for e in addmm), "aten::addmm without Input Dims")
+check(any(e["args"]["Input Dims"][1] == [32, 64] for e in addmm), "no addmm with the [32, 64] batch")
+check(len(mem) > 10 * steps, f"{len(mem)} memory events with memory capture")
+if errors:
+    print("\n".join(errors))
+    sys.exit(1)
+print(f"live torch ops: {sum(counts.values())} ops, {len(mem)} memory events")
+PY
