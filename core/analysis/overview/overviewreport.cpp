@@ -1,6 +1,7 @@
 #include "analysis/overview/overviewreport.h"
 
 #include "analysis/overview/findings.h"
+#include "util/parallelfor.h"
 
 namespace ks {
 
@@ -59,45 +60,58 @@ OverviewReport buildOverview(const Trace& trace, const LinkIndex& links, const O
 {
     const OverviewScope& scope = options.scope;
     OverviewReport r;
-    auto stop = [&] { return cancel && cancel->load(std::memory_order_relaxed) && (r.cancelled = true); };
+    // Read from both threads below; r.cancelled is set once they are done.
+    auto stop = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
 
-    StepBreakdownAnalysis::Options so;
-    if (scope.scoped()) {
-        // Steps that lie in the range, else the range itself as one step.
-        const StepBreakdown all = StepBreakdownAnalysis(trace, links).compute(so);
-        for (const StepCosts& s : all.steps)
-            if (s.start >= scope.from && s.end <= scope.to) r.steps.steps.push_back(s);
-        if (r.steps.steps.empty()) {
-            so.spanStart = std::max(scope.from, trace.startTime());
-            so.spanEnd = std::min(scope.to, trace.endTime());
-            r.steps = StepBreakdownAnalysis(trace, links).compute(so);
+    auto hostSide = [&](OverviewReport& out) {
+        StepBreakdownAnalysis::Options so;
+        if (scope.scoped()) {
+            // Steps that lie in the range, else the range itself as one step.
+            const StepBreakdown all = StepBreakdownAnalysis(trace, links).compute(so);
+            for (const StepCosts& s : all.steps)
+                if (s.start >= scope.from && s.end <= scope.to) out.steps.steps.push_back(s);
+            if (out.steps.steps.empty()) {
+                so.spanStart = std::max(scope.from, trace.startTime());
+                so.spanEnd = std::min(scope.to, trace.endTime());
+                out.steps = StepBreakdownAnalysis(trace, links).compute(so);
+            } else {
+                out.steps.onDevice = all.onDevice;
+                out.steps.recomputeAverages();
+            }
         } else {
-            r.steps.onDevice = all.onDevice;
-            r.steps.recomputeAverages();
+            out.steps = StepBreakdownAnalysis(trace, links).compute(so);
         }
-    } else {
-        r.steps = StepBreakdownAnalysis(trace, links).compute(so);
+        if (stop()) return;
+
+        IdleTimeAnalysis::Options io;
+        io.from = scope.from;
+        io.to = scope.to;
+        out.idle = IdleTimeAnalysis(trace, links).compute(io);
+        if (stop()) return;
+
+        LaunchStatsAnalysis::Options lo;
+        lo.from = scope.from;
+        lo.to = scope.to;
+        out.launches = LaunchStatsAnalysis(trace, links).compute(lo);
+        if (stop()) return;
+    };
+    // TraceLens's overview and the step/idle/launch analyses read the trace independently: run
+    // them side by side (parallelFor: large item first).
+    parallelFor(2, 0, [&](size_t part) {
+        if (part == 0) {
+            OverviewOptions oo;
+            if (scope.scoped()) oo.window = TimeWindow{scope.from, scope.to, true};
+            Overview gpu(oo);
+            gpu.update(trace, links);
+            r.gpu = gpu.result();
+            return;
+        }
+        hostSide(r);
+    });
+    if (stop()) {
+        r.cancelled = true;
+        return r;
     }
-    if (stop()) return r;
-
-    IdleTimeAnalysis::Options io;
-    io.from = scope.from;
-    io.to = scope.to;
-    r.idle = IdleTimeAnalysis(trace, links).compute(io);
-    if (stop()) return r;
-
-    LaunchStatsAnalysis::Options lo;
-    lo.from = scope.from;
-    lo.to = scope.to;
-    r.launches = LaunchStatsAnalysis(trace, links).compute(lo);
-    if (stop()) return r;
-
-    OverviewOptions oo;
-    if (scope.scoped()) oo.window = TimeWindow{scope.from, scope.to, true};
-    Overview gpu(oo);
-    gpu.update(trace, links);
-    r.gpu = gpu.result();
-    if (stop()) return r;
 
     r.deviceName = traceDeviceName(trace);
     r.peak = options.peak ? options.peak : devicePeakFor(r.deviceName);

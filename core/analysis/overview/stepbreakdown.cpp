@@ -239,8 +239,44 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
                   [](const Work& a, const Work& b) { return a.start < b.start; });
         std::vector<std::pair<TimeNs, TimeNs>> stepDevice(n, {kNone, std::numeric_limits<TimeNs>::min()});
         std::vector<size_t> matched(n, 0);
-        std::unordered_set<uint64_t> matchedWork;
+        std::vector<uint64_t> matchedWork;
         auto key = [](SliceRef r) { return (uint64_t(r.track.value) << 32) | r.index; };
+        // The correlation join, from one walk over the trace's link ids (sorted by slice): GPU work
+        // by correlation, and each runtime call's correlation. LinkIndex answers the same one call
+        // at a time, with a search and a vector each; with a step's hundreds of launches that
+        // was most of this analysis. Calls without a correlation fall back to it (flows).
+        struct CorrWork {
+            int64_t corr;
+            SliceRef work;
+        };
+        std::vector<CorrWork> workByCorr;
+        std::vector<std::pair<uint64_t, int64_t>> callCorr; // sorted by slice key
+        const Column<SliceLinkIds>& ids = t.linkIds();
+        for (size_t i = 0; i < ids.size(); ++i) {
+            const SliceLinkIds& l = ids[i];
+            if (l.correlation <= 0) continue;
+            const EventKind k = t.sliceKind(l.slice);
+            if (isGpuWorkKind(k))
+                workByCorr.push_back({l.correlation, l.slice});
+            else if (isLaunchKind(k))
+                callCorr.emplace_back(key(l.slice), l.correlation);
+        }
+        std::sort(workByCorr.begin(), workByCorr.end(),
+                  [](const CorrWork& a, const CorrWork& b) { return a.corr < b.corr; });
+        std::sort(callCorr.begin(), callCorr.end());
+        auto launchedBy = [&](SliceRef call, auto&& fn) {
+            const auto c =
+                std::lower_bound(callCorr.begin(), callCorr.end(), std::make_pair(key(call), INT64_MIN));
+            if (c == callCorr.end() || c->first != key(call)) {
+                for (SliceRef w : m_links.gpuWorkOf(call))
+                    fn(w);
+                return;
+            }
+            auto w = std::lower_bound(workByCorr.begin(), workByCorr.end(), c->second,
+                                      [](const CorrWork& x, int64_t v) { return x.corr < v; });
+            for (; w != workByCorr.end() && w->corr == c->second; ++w)
+                fn(w->work);
+        };
         size_t si = 0, ri = 0;
         TimeNs lo = kNone, hi = std::numeric_limits<TimeNs>::min();
         while (si < n && ri < runtimes.size()) {
@@ -248,13 +284,13 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             if (rt.start < out.steps[si].hostStart) {
                 ++ri;
             } else if (rt.end <= out.steps[si].hostEnd) {
-                for (SliceRef w : m_links.gpuWorkOf(rt.ref)) {
+                launchedBy(rt.ref, [&](SliceRef w) {
                     const SliceTrack& ws = t.slices(w.track);
                     lo = std::min(lo, ws.start(w.index));
                     hi = std::max(hi, ws.end(w.index));
-                    matchedWork.insert(key(w));
+                    matchedWork.push_back(key(w));
                     ++matched[si];
-                }
+                });
                 ++ri;
             } else if (rt.start < out.steps[si].hostEnd) {
                 ++ri;
@@ -269,13 +305,15 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             lo = kNone;
             hi = std::numeric_limits<TimeNs>::min();
         }
+        std::sort(matchedWork.begin(), matchedWork.end());
         if (!matchedWork.empty()) {
             out.onDevice = true;
             // The first step starts after device work launched before it (e.g. by warmup) ends.
             TimeNs prevEnd = std::max(out.steps[0].hostStart, options.previousEnd);
             if (stepDevice[0].first != kNone && !windowed)
                 for (const Work& w : device)
-                    if (!matchedWork.count(key(w.ref)) && w.end < stepDevice[0].first)
+                    if (w.end < stepDevice[0].first &&
+                        !std::binary_search(matchedWork.begin(), matchedWork.end(), key(w.ref)))
                         prevEnd = std::max(prevEnd, w.end);
             for (size_t i = 0; i < n; ++i) {
                 StepCosts& st = out.steps[i];
