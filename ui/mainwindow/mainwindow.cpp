@@ -444,7 +444,7 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     // never holds the GUI thread for long in one go (the timeline's first frame comes in between).
     QTimer::singleShot(0, this, [this, doc] {
         if (m_doc != doc) return;
-        m_overview->setDocument(m_doc);
+        m_overview->setDocument(m_doc, m_live != nullptr);
         m_kernels->setDocument(m_doc);
         m_operators->setDocument(m_doc);
         QTimer::singleShot(0, this, [this, doc] {

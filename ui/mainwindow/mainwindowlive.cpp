@@ -7,6 +7,7 @@
 #include "live/livesessionpanel.h"
 #include "mainwindow/mainwindow.h"
 #include "memory/memoryview.h"
+#include "overview/overviewpage.h"
 #include "panels/detailspanel.h"
 #include "panels/infopanel.h"
 #include "panels/kernelpanel.h"
@@ -129,6 +130,7 @@ void MainWindow::documentUpdated(bool final)
 {
     if (!m_doc) return;
     updateLiveStatus();
+    m_overview->refresh();
     m_kernels->setDocument(m_doc);
     if (final) m_operators->setDocument(m_doc);
     if (m_doc->memoryTimeline) m_memory->setTimeline(m_doc->memoryTimeline);

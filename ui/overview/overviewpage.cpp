@@ -154,10 +154,11 @@ std::vector<SliceRef> OverviewPage::slicesNamed(const QString& name, bool gpuWor
     return out;
 }
 
-void OverviewPage::setDocument(std::shared_ptr<const TraceDocument> doc)
+void OverviewPage::setDocument(std::shared_ptr<const TraceDocument> doc, bool growing)
 {
     m_doc = std::move(doc);
     m_scope = OverviewScope();
+    m_growing = growing;
     recompute();
 }
 
@@ -172,6 +173,13 @@ void OverviewPage::clearScope()
 {
     if (!m_scope.scoped()) return;
     m_scope = OverviewScope();
+    recompute();
+}
+
+void OverviewPage::refresh()
+{
+    m_growing = true;
+    if (m_jobs.isRunning()) return;
     recompute();
 }
 
@@ -191,11 +199,17 @@ void OverviewPage::recompute()
     m_summary->setText(m_summary->text() + tr(" <i>(updating…)</i>"));
     std::shared_ptr<const TraceDocument> doc = m_doc;
     const OverviewScope scope = m_scope;
+    const bool growing = m_growing;
     m_jobs.startJob(
-        [doc, scope](const std::atomic<bool>& cancel) {
+        [doc, scope, growing](const std::atomic<bool>& cancel) {
             OverviewReportOptions o;
             o.scope = scope;
-            return std::make_shared<const OverviewReport>(buildOverview(*doc->trace, doc->links, o, &cancel));
+            if (!growing)
+                return std::make_shared<const OverviewReport>(
+                    buildOverview(*doc->trace, doc->links, o, &cancel));
+            LinkIndex links;
+            links.build(*doc->trace, &cancel);
+            return std::make_shared<const OverviewReport>(buildOverview(*doc->trace, links, o, &cancel));
         },
         [this](std::shared_ptr<const OverviewReport> r) {
             if (!r->cancelled) show(std::move(r));

@@ -28,10 +28,14 @@ class OverviewPage : public QWidget {
 public:
     explicit OverviewPage(QWidget* parent = nullptr);
 
-    void setDocument(std::shared_ptr<const TraceDocument> doc);
+    // growing: a live session's document, whose trace and link index change while jobs run.
+    void setDocument(std::shared_ptr<const TraceDocument> doc, bool growing = false);
     // Re-scopes to a time range (the timeline's range selection), or back to the whole trace.
     void setScope(qint64 from, qint64 to);
     void clearScope();
+    // The document grew (a live session): recomputed in the background, keeping the scope; at
+    // most one computation runs, and growth while it runs is picked up by the next call.
+    void refresh();
 
     bool isComputing() const { return m_jobs.isRunning(); }
     const OverviewReport* report() const { return m_report.get(); }
@@ -58,6 +62,9 @@ private:
     std::shared_ptr<const TraceDocument> m_doc;
     std::shared_ptr<const OverviewReport> m_report;
     OverviewScope m_scope;
+    // Set once the document grows (live): its link index is then replaced on the GUI thread while
+    // a job could be reading it, so jobs build their own.
+    bool m_growing = false;
     JobTracker m_jobs{this};
     QLabel* m_summary;
     StepBreakdownChart* m_steps;
