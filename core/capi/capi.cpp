@@ -8,6 +8,7 @@
 #include "profilerhandle.h"
 #include "record/api.h"
 #include "record/profiler.h"
+#include "util/jsonvalidate.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -197,8 +198,7 @@ int ks_profiler_add_metadata_json(ks_profiler* p, const char* key, const char* j
     if (!p || !key || !json) return failWith("null argument");
     return guarded([&] {
         // Reject text that would make the exported trace unreadable.
-        if (!nlohmann::json::accept(json))
-            throw std::invalid_argument(std::string("not valid JSON: ") + json);
+        if (!ks::isValidJson(json)) throw std::invalid_argument(std::string("not valid JSON: ") + json);
         p->profiler->addMetadataJson(key, json);
     });
 }

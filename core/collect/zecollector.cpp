@@ -13,11 +13,6 @@ using record::DeviceActivity;
 
 namespace {
 
-int64_t nowNs()
-{
-    return int64_t(record::Clock::monotonicNs());
-}
-
 std::string vendorHex(uint32_t id)
 {
     char b[16];
@@ -142,7 +137,7 @@ void ZeCollector::start()
     {
         std::lock_guard lock(I.mutex);
         I.ready.clear();
-        I.windowStartNs = nowNs();
+        I.windowStartNs = record::Clock::nowNs();
         for (auto& d : I.devices)
             I.sync(*d, true);
     }

@@ -25,11 +25,6 @@ struct Internal {
     ~Internal() { t_internal = previous; }
 };
 
-int64_t nowNs()
-{
-    return int64_t(record::Clock::monotonicNs());
-}
-
 std::string hex(const void* p)
 {
     char b[32];
@@ -63,13 +58,13 @@ int64_t ZeTracer::queueFor(ze_command_queue_handle_t q)
 
 void ZeTracer::sync(Device& d, bool force)
 {
-    const int64_t now = nowNs();
+    const int64_t now = record::Clock::nowNs();
     if (!force && d.timestamps.synced() && now - d.lastSyncNs < int64_t(syncPeriodMs) * 1000000) return;
     uint64_t host = 0, device = 0;
     Internal in;
-    const int64_t m0 = nowNs();
+    const int64_t m0 = record::Clock::nowNs();
     const ze_result_t r = ze.deviceGetGlobalTimestamps(d.handle, &host, &device);
-    const int64_t m1 = nowNs();
+    const int64_t m1 = record::Clock::nowNs();
     if (r != ZE_RESULT_SUCCESS) return;
     // The call is slow; its midpoint is the best guess of when the device counter was read.
     d.timestamps.addSync(m0 + (m1 - m0) / 2, device);
@@ -148,7 +143,7 @@ void ZeTracer::harvestLocked(ze_event_handle_t only)
 void ZeTracer::beginAppend(ze_command_list_handle_t list, ze_event_handle_t* signal, void** instance)
 {
     auto* call = new Call();
-    call->startNs = nowNs();
+    call->startNs = record::Clock::nowNs();
     call->appEvent = *signal;
     std::lock_guard lock(mutex);
     if (!isTimestampEvent(*signal)) {
@@ -167,7 +162,7 @@ void ZeTracer::endAppend(ze_result_t result, ze_command_list_handle_t list, Devi
     std::unique_ptr<Call> call(static_cast<Call*>(*instance));
     *instance = nullptr;
     if (!call) return;
-    const int64_t end = nowNs();
+    const int64_t end = record::Clock::nowNs();
     const int64_t correlation = nextCorrelation.fetch_add(1);
     const int64_t external = record::currentExternalId();
     const uint64_t tid = uint64_t(::syscall(SYS_gettid));

@@ -7,6 +7,7 @@
 #include "util/hash.h"
 #include "util/largeallocator.h"
 #include "util/nearsort.h"
+#include "util/parallelfor.h"
 #include "util/textescape.h"
 
 #include <algorithm>
@@ -66,24 +67,6 @@ bool stepNumber(std::string_view name, int64_t& n)
     while (i < name.size() && name[i] == ' ')
         ++i;
     return parseInt64(name.substr(i), n);
-}
-
-// Runs fn(i) for i in [0, n) on up to `threads` threads, handing out indices in order.
-template <typename Fn>
-void parallelFor(size_t n, unsigned threads, Fn&& fn)
-{
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
-            fn(i);
-    };
-    threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, n)));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
 }
 
 } // namespace

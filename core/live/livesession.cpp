@@ -31,11 +31,6 @@ constexpr size_t kMaxLineBytes = 64 * 1024;
 constexpr int64_t kAcceptBackoffMinNs = 50'000'000;
 constexpr int64_t kAcceptBackoffMaxNs = 1'000'000'000;
 
-int64_t nowNs()
-{
-    return int64_t(record::Clock::monotonicNs());
-}
-
 void removeDirectory(const std::string& dir)
 {
     if (dir.empty()) return;
@@ -272,19 +267,20 @@ void LiveSession::setError(const std::string& text)
 void LiveSession::run()
 {
     ProcSampler sampler;
-    int64_t nextSample = nowNs();
+    int64_t nextSample = record::Clock::nowNs();
     while (true) {
         std::vector<pollfd> fds;
         // While accept() is out of resources a pending connection keeps the socket readable: leave
         // it out of the poll, or the loop would spin.
-        if (m_listenFd >= 0 && nowNs() >= m_acceptPausedUntil) fds.push_back({m_listenFd, POLLIN, 0});
+        if (m_listenFd >= 0 && record::Clock::nowNs() >= m_acceptPausedUntil)
+            fds.push_back({m_listenFd, POLLIN, 0});
         if (m_child && m_child->stdoutFd() >= 0) fds.push_back({m_child->stdoutFd(), POLLIN, 0});
         if (m_child && m_child->stderrFd() >= 0) fds.push_back({m_child->stderrFd(), POLLIN, 0});
         for (auto& c : m_conns)
             if (c->open) fds.push_back({c->fd, POLLIN, 0});
         ::poll(fds.data(), nfds_t(fds.size()), kPollMs);
 
-        const int64_t now = nowNs();
+        const int64_t now = record::Clock::nowNs();
         {
             std::lock_guard lock(m_ingestMutex);
             if (now >= m_acceptPausedUntil) acceptAll();
@@ -382,7 +378,7 @@ void LiveSession::acceptAll()
             m_acceptError = why;
             m_acceptBackoffNs =
                 std::clamp<int64_t>(m_acceptBackoffNs * 2, kAcceptBackoffMinNs, kAcceptBackoffMaxNs);
-            m_acceptPausedUntil = nowNs() + m_acceptBackoffNs;
+            m_acceptPausedUntil = record::Clock::nowNs() + m_acceptBackoffNs;
             return;
         }
         if (fd < 0) {

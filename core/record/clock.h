@@ -24,6 +24,11 @@ public:
         return monotonicNs();
     }
 
+    // CLOCK_MONOTONIC as a signed ns count, for differences and deadlines.
+    static inline int64_t nowNs()
+    {
+        return int64_t(monotonicNs());
+    }
     static inline uint64_t monotonicNs()
     {
         timespec ts;

@@ -1,4 +1,6 @@
 #include "analysis/memorychart.h"
+#include "base64decode.h"
+#include "pngdecode.h"
 #include "util/base64.h"
 #include "util/bitmapfont.h"
 #include "util/png.h"
@@ -27,12 +29,12 @@ private slots:
         };
         for (const auto& [plain, coded] : vectors) {
             QCOMPARE(base64Encode(plain), std::string(coded));
-            QCOMPARE(*base64Decode(coded), std::string(plain));
+            QCOMPARE(*ks::test::base64Decode(coded), std::string(plain));
         }
         QCOMPARE(base64Encode(std::string("\xff\xfe\x00", 3)), std::string("//4A"));
-        QVERIFY(!base64Decode("Zm9"));
-        QVERIFY(!base64Decode("Zm9v!A=="));
-        QVERIFY(!base64Decode("Zg==Zg=="));
+        QVERIFY(!ks::test::base64Decode("Zm9"));
+        QVERIFY(!ks::test::base64Decode("Zm9v!A=="));
+        QVERIFY(!ks::test::base64Decode("Zg==Zg=="));
     }
 
     void pngRoundTrips()
@@ -43,7 +45,7 @@ private slots:
         for (auto& b : px)
             b = uint8_t(rng());
         const std::string png = encodePng(w, h, px);
-        const PngImage img = decodePng(png);
+        const ks::test::PngImage img = ks::test::decodePng(png);
         QVERIFY2(img.ok, img.error.c_str());
         QCOMPARE(img.width, w);
         QCOMPARE(img.height, h);
@@ -59,12 +61,12 @@ private slots:
         const std::string png = encodePng(4, 4, px);
         std::string badCrc = png;
         badCrc[40] ^= 0x55; // inside IDAT
-        QVERIFY(!decodePng(badCrc).ok);
-        QVERIFY(!decodePng(png.substr(0, png.size() - 20)).ok);
+        QVERIFY(!ks::test::decodePng(badCrc).ok);
+        QVERIFY(!ks::test::decodePng(png.substr(0, png.size() - 20)).ok);
         std::string badSig = png;
         badSig[1] = 'Q';
-        QCOMPARE(decodePng(badSig).error, std::string("not a PNG: bad signature"));
-        QVERIFY(!decodePng({}).ok);
+        QCOMPARE(ks::test::decodePng(badSig).error, std::string("not a PNG: bad signature"));
+        QVERIFY(!ks::test::decodePng({}).ok);
     }
 
     void everyPrintableGlyphIsDistinct()

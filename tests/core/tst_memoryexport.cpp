@@ -1,6 +1,8 @@
 #include "analysis/memoryexport.h"
 #include "analysis/memorytimeline.h"
+#include "base64decode.h"
 #include "memorytracetext.h"
+#include "pngdecode.h"
 #include "util/base64.h"
 #include "util/png.h"
 
@@ -170,9 +172,9 @@ private slots:
         QCOMPARE(lines[5], QStringLiteral("</html>"));
 
         const QString b64 = lines[3].mid(34, lines[3].size() - 34 - 2);
-        const auto png = base64Decode(b64.toStdString());
+        const auto png = ks::test::base64Decode(b64.toStdString());
         QVERIFY(png);
-        const PngImage img = decodePng(*png);
+        const ks::test::PngImage img = ks::test::decodePng(*png);
         QVERIFY2(img.ok, img.error.c_str());
         QCOMPARE(img.width, 1600);
         QCOMPARE(img.height, 960);
@@ -297,9 +299,9 @@ private slots:
 
             const std::string html = readFile(base + ".html");
             const size_t b = html.find("base64,") + 7;
-            const auto png = base64Decode(html.substr(b, html.find('\'', b) - b));
+            const auto png = ks::test::base64Decode(html.substr(b, html.find('\'', b) - b));
             QVERIFY(png);
-            const PngImage img = decodePng(*png);
+            const ks::test::PngImage img = ks::test::decodePng(*png);
             QVERIFY2(img.ok, img.error.c_str());
             QCOMPARE(img.width, 1600);
             QCOMPARE(img.height, 960);
