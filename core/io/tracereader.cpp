@@ -5,6 +5,7 @@
 #include "io/chunkproducer.h"
 #include "io/eventparser.h"
 #include "io/jsonscan.h"
+#include "io/nvprofreader.h"
 #include "io/tracebuilder.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -666,6 +668,14 @@ LoadResult Loader::run()
 
 LoadResult loadTraceFile(const std::string& path, const LoadOptions& options)
 {
+    // Formats are told apart by their first bytes, never by the file name: nvprof's databases come
+    // as .nvvp, .prof, .sqlite or with no extension at all.
+    {
+        char head[16] = {};
+        std::ifstream in(path, std::ios::binary);
+        if (in && in.read(head, sizeof head) && isSqliteHeader(std::string_view(head, sizeof head)))
+            return loadNvprofFile(path, options);
+    }
     std::string error;
     auto source = openByteSource(path, error);
     if (!source) {
@@ -679,6 +689,7 @@ LoadResult loadTraceFile(const std::string& path, const LoadOptions& options)
 
 LoadResult loadTraceData(std::string_view data, const LoadOptions& options)
 {
+    if (isSqliteHeader(data)) return loadNvprofData(data, options);
     Loader loader(memoryByteSource(data), options, "<memory>", data);
     return loader.run();
 }

@@ -45,7 +45,8 @@ struct LoadResult {
     bool ok() const { return trace != nullptr; }
 };
 
-// Reads a Kineto / Chrome trace (plain JSON or gzip, told apart by magic bytes) into a Trace.
+// Reads a Kineto / Chrome trace (plain JSON or gzip) or an nvprof database (nvprofreader.h) into a
+// Trace; the format is told apart by magic bytes.
 // Bad input never throws: it yields an error, or a best-effort trace with warnings.
 LoadResult loadTraceFile(const std::string& path, const LoadOptions& options = {});
 LoadResult loadTraceData(std::string_view data, const LoadOptions& options = {});
