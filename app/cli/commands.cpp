@@ -9,7 +9,7 @@ const std::vector<Command>& commands()
     static const std::vector<Command> list = {
         {"summary", "print torch.profiler's operator summary table (key_averages().table()) for a trace",
          runSummary},
-        {"info", "print what a trace holds: processes, tracks, event counts, metadata", runInfo},
+        {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links", runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
         {"export-stacks", "write stacks for FlameGraph like torch's export_stacks", runExportStacks},
         {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",
