@@ -1,6 +1,7 @@
 #include "io/etreader.h"
 
 #include "util/jsonwrite.h"
+#include "util/printable.h"
 
 #include <algorithm>
 #include <fstream>
@@ -222,6 +223,34 @@ std::string positionOf(std::string_view text, size_t byte)
            std::to_string(byte - start + 1) + ")";
 }
 
+// Deepest nesting of arrays and objects, and where it first passes kMaxDepth: printing a value
+// (EtValue::text) recurses once per level, so a crafted file must not nest without bound.
+constexpr int kMaxDepth = 256;
+
+size_t tooDeepAt(std::string_view text)
+{
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxDepth) return i;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return std::string_view::npos;
+}
+
+EtLoadResult readText(std::string_view text);
+
 } // namespace
 
 bool looksLikeExecutionTrace(std::string_view head)
@@ -237,7 +266,24 @@ bool looksLikeExecutionTrace(std::string_view head)
 
 EtLoadResult readExecutionTrace(std::string_view text)
 {
+    EtLoadResult r = readText(text);
+    // Keys and values of the file may appear in messages: no control bytes on the terminal.
+    r.error = printableText(r.error);
+    for (std::string& w : r.warnings)
+        w = printableText(w);
+    return r;
+}
+
+namespace {
+
+EtLoadResult readText(std::string_view text)
+{
     EtLoadResult r;
+    if (const size_t deep = tooDeepAt(text); deep != std::string_view::npos) {
+        r.error = "execution trace nested deeper than " + std::to_string(kMaxDepth) + " levels " +
+                  positionOf(text, deep);
+        return r;
+    }
     Json doc;
     try {
         doc = Json::parse(text.begin(), text.end());
@@ -309,6 +355,8 @@ EtLoadResult readExecutionTrace(std::string_view text)
     r.trace = std::move(et);
     return r;
 }
+
+} // namespace
 
 EtLoadResult readExecutionTraceFile(const std::string& path)
 {

@@ -3,6 +3,7 @@
 #include "io/nvprofschema.h"
 #include "io/sqlitedb.h"
 #include "util/jsonwrite.h"
+#include "util/printable.h"
 
 #include <algorithm>
 #include <chrono>
@@ -384,9 +385,17 @@ LoadResult convertAndLoad(SqliteDb& db, const LoadOptions& options)
     LoadOptions inner = options;
     inner.progress = nullptr;
     r = loadTraceData(json, inner);
-    for (auto& w : conv.warnings())
-        r.warnings.insert(r.warnings.begin(), std::move(w));
+    r.warnings.insert(r.warnings.begin(), conv.warnings().begin(), conv.warnings().end());
     r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+// Table names and SQLite's messages come from the file: no control bytes may reach a terminal.
+LoadResult clean(LoadResult r)
+{
+    r.error = printableText(r.error);
+    for (std::string& w : r.warnings)
+        w = printableText(w);
     return r;
 }
 
@@ -404,10 +413,9 @@ LoadResult loadNvprofFile(const std::string& path, const LoadOptions& options)
     if (!db) {
         LoadResult r;
         r.error = error;
-        return r;
+        return clean(std::move(r));
     }
-    LoadResult r = convertAndLoad(*db, options);
-    return r;
+    return clean(convertAndLoad(*db, options));
 }
 
 LoadResult loadNvprofData(std::string_view bytes, const LoadOptions& options)
@@ -417,9 +425,9 @@ LoadResult loadNvprofData(std::string_view bytes, const LoadOptions& options)
     if (!db) {
         LoadResult r;
         r.error = error;
-        return r;
+        return clean(std::move(r));
     }
-    return convertAndLoad(*db, options);
+    return clean(convertAndLoad(*db, options));
 }
 
 } // namespace ks

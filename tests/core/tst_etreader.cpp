@@ -204,6 +204,15 @@ void TestEtReader::otherJsonIsOneLineError()
              keys.error.c_str());
     const EtLoadResult bad = readExecutionTrace("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2,, }]}");
     QVERIFY2(bad.error.find("malformed execution trace at byte") != std::string::npos, bad.error.c_str());
+    // Keys from the file reach the message without their control bytes.
+    const EtLoadResult esc = readExecutionTrace("{\"schema\": \"1.0.1\", \"\\u001b[31m\": 1}");
+    QVERIFY(esc.error.find('\x1b') == std::string::npos);
+    QVERIFY2(esc.error.find("\\x1b[31m") != std::string::npos, esc.error.c_str());
+    // Nesting without bound is refused before parsing (printing values recurses per level).
+    const std::string deep =
+        "{\"schema\": \"1.0.1\", \"nodes\": [" + std::string(5000, '[') + std::string(5000, ']') + "]}";
+    const EtLoadResult d = readExecutionTrace(deep);
+    QVERIFY2(d.error.find("nested deeper than 256 levels at byte") != std::string::npos, d.error.c_str());
     // A Kineto trace is not taken for an execution trace.
     QVERIFY(!looksLikeExecutionTrace("{\"schemaVersion\": 1, \"traceEvents\": [], \"nodes\": []}"));
     QVERIFY(looksLikeExecutionTrace(" {\"schema\": \"1.0.1\", \"pid\": 3, \"nodes\": ["));
