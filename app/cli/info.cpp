@@ -154,6 +154,11 @@ int runInfo(const Args& args)
         return std::fflush(stdout) == 0 ? 0 : 1;
     }
     std::printf("file: %s\n", path.c_str());
+    const std::string* source = t.metadata().find("sourceFormat");
+    if (source && *source == "\"nvprof\"")
+        std::printf("format: nvprof database (converted to trace events below)\n");
+    else if (r.executionTrace)
+        std::printf("format: execution trace (ops laid out in execution order, 1 us each)\n");
     std::printf("events: %llu (%.1f MB of JSON%s) loaded in %.3f s, model %.1f MB\n",
                 (unsigned long long)r.stats.events, r.stats.jsonBytes / 1e6,
                 r.stats.compressed ? ", gzip" : "", r.stats.seconds, t.bytesUsed() / 1e6);
