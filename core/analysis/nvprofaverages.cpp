@@ -7,6 +7,21 @@ namespace ks {
 
 namespace {
 
+// Sums of ns that saturate: a crafted file's times could otherwise overflow them.
+int64_t add(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+int64_t sub(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 struct Range {
     TimeNs start = 0;
     TimeNs end = 0;
@@ -44,7 +59,10 @@ std::vector<KeyAverage> NvprofAverages::compute(const Trace& trace, bool* hasKer
             const EventKind kind = trace.kindOf(s.category(i));
             if (kind == EventKind::Kernel) {
                 const ArgValue c = trace.args().get(s.args(i), "correlation");
-                kernelByCorrelation[c.toInt()] += s.duration(i);
+                {
+                    int64_t& k = kernelByCorrelation[c.toInt()];
+                    k = add(k, s.duration(i));
+                }
             } else if (kind == EventKind::CpuOp) {
                 Range r;
                 r.start = s.start(i);
@@ -76,7 +94,7 @@ std::vector<KeyAverage> NvprofAverages::compute(const Trace& trace, bool* hasKer
                                    [](TimeNs t, const Call& c) { return t < c.start; });
         for (; it != launches.end() && it->start < r.end; ++it)
             if (it->end < r.end) {
-                r.kernelNs += it->kernelNs;
+                r.kernelNs = add(r.kernelNs, it->kernelNs);
                 anyKernel = true;
             }
     }
@@ -126,7 +144,7 @@ std::vector<KeyAverage> NvprofAverages::compute(const Trace& trace, bool* hasKer
         if (ranges[i].removed) continue;
         int64_t total = ranges[i].kernelNs;
         for (uint32_t c : ranges[i].children)
-            total += deviceNs[c];
+            total = add(total, deviceNs[c]);
         deviceNs[i] = total;
     }
 
@@ -153,14 +171,14 @@ std::vector<KeyAverage> NvprofAverages::compute(const Trace& trace, bool* hasKer
         const int64_t cpu = e.end - e.start;
         int64_t childCpu = 0, childDevice = 0;
         for (uint32_t c : e.children) {
-            childCpu += ranges[c].end - ranges[c].start;
-            childDevice += deviceNs[c];
+            childCpu = add(childCpu, ranges[c].end - ranges[c].start);
+            childDevice = add(childDevice, deviceNs[c]);
         }
         s.row.count += 1;
-        s.cpu += cpu;
-        s.selfCpu += cpu - childCpu;
-        s.device += deviceNs[i];
-        s.selfDevice += deviceNs[i] - childDevice;
+        s.cpu = add(s.cpu, cpu);
+        s.selfCpu = add(s.selfCpu, sub(cpu, childCpu));
+        s.device = add(s.device, deviceNs[i]);
+        s.selfDevice = add(s.selfDevice, sub(deviceNs[i], childDevice));
     }
     std::vector<KeyAverage> rows;
     rows.reserve(sums.size());

@@ -47,9 +47,12 @@ int64_t intOr(const Json& j, const char* key, int64_t fallback)
 {
     const auto it = j.find(key);
     if (it == j.end() || !it->is_number()) return fallback;
-    return it->is_number_float()      ? int64_t(it->get<double>())
-           : it->is_number_unsigned() ? int64_t(it->get<uint64_t>())
-                                      : it->get<int64_t>();
+    if (it->is_number_float()) {
+        // Converting a double outside int64's range is undefined: clamp first.
+        const double d = it->get<double>();
+        return d != d ? fallback : d <= -9.2e18 ? INT64_MIN : d >= 9.2e18 ? INT64_MAX : int64_t(d);
+    }
+    return it->is_number_unsigned() ? int64_t(it->get<uint64_t>()) : it->get<int64_t>();
 }
 
 std::string strOr(const Json& j, const char* key)

@@ -31,6 +31,14 @@ std::string demangle(std::string_view s)
     return r;
 }
 
+// nvprof times are ns since the epoch. Anything outside (0, 2^62) is a broken record, and keeping
+// them out means no difference of two times can overflow.
+constexpr int64_t kMaxTime = int64_t(1) << 62;
+bool validTime(int64_t t)
+{
+    return t > 0 && t < kMaxTime;
+}
+
 struct Marker {
     int64_t start = 0;
     int64_t end = -1; // -1: no end record
@@ -79,6 +87,7 @@ private:
     std::vector<DeviceRecord> m_device;
     int64_t m_base = INT64_MAX;
     size_t m_missingStrings = 0;
+    size_t m_badTimes = 0; // records left out or cut to zero length for impossible times
 };
 
 bool NvprofConverter::run(const NvprofTable& table, const std::function<void(SqliteDb::Query&)>& row)
@@ -141,6 +150,10 @@ bool NvprofConverter::readMarkers()
     size_t strayEnds = 0;
     const bool ok = run(nvprofMarkerTable(), [&](SqliteDb::Query& q) {
         const int64_t flags = q.integer(0), ts = q.integer(1), id = q.integer(2), name = q.integer(4);
+        if (!validTime(ts)) {
+            ++m_badTimes;
+            return;
+        }
         if (name != 0) {
             Marker m;
             m.start = ts;
@@ -182,6 +195,10 @@ bool NvprofConverter::readMarkers()
 bool NvprofConverter::readRuntime()
 {
     return run(nvprofRuntimeTable(), [&](SqliteDb::Query& q) {
+        if (!validTime(q.integer(0)) || !validTime(q.integer(1))) {
+            ++m_badTimes;
+            return;
+        }
         m_runtime.push_back(
             {q.integer(0), q.integer(1), q.integer(2), q.integer(3), q.integer(4), q.integer(5)});
         m_base = std::min(m_base, q.integer(0));
@@ -201,6 +218,11 @@ bool NvprofConverter::readDevice(const NvprofTable& table)
         r.name = q.integer(5);
         for (size_t i = 6; i < table.columns.size() && i < 16; ++i)
             r.extra[i - 6] = q.isNull(int(i)) ? -1 : q.integer(int(i));
+        // An unfinished record (end 0), a missing start, or times out of range.
+        if (!validTime(r.start) || !validTime(r.end) || r.end < r.start) {
+            ++m_badTimes;
+            return;
+        }
         m_device.push_back(r);
         m_base = std::min(m_base, r.start);
     });
@@ -257,7 +279,7 @@ bool NvprofConverter::convert(std::string& json)
         if (!first) json += ",\n";
         first = false;
     };
-    size_t badTimes = 0;
+    size_t& badTimes = m_badTimes;
     for (const Marker& m : m_markers) {
         sep();
         const int64_t pid = m.pid ? m.pid : cpuPid;
@@ -295,11 +317,7 @@ bool NvprofConverter::convert(std::string& json)
     std::set<int64_t> devices;
     size_t flows = 0;
     for (const DeviceRecord& d : m_device) {
-        int64_t dur = d.end - d.start;
-        if (dur < 0 || d.start <= 0) {
-            ++badTimes; // an unfinished record (end 0) or a missing start
-            continue;
-        }
+        const int64_t dur = d.end - d.start;
         sep();
         streams.emplace(d.device, d.stream);
         devices.insert(d.device);
@@ -323,7 +341,8 @@ bool NvprofConverter::convert(std::string& json)
         if (d.kind == NvprofTable::Kind::Kernel) {
             if (d.extra[0] >= 0) json += ",\"registers per thread\":" + std::to_string(d.extra[0]);
             if (d.extra[1] >= 0)
-                json += ",\"shared memory\":" + std::to_string(d.extra[1] + std::max<int64_t>(0, d.extra[2]));
+                json += ",\"shared memory\":" +
+                        std::to_string(uint64_t(d.extra[1]) + uint64_t(std::max<int64_t>(0, d.extra[2])));
             json += ",\"grid\":[" + std::to_string(d.extra[3]) + "," + std::to_string(d.extra[4]) + "," +
                     std::to_string(d.extra[5]) + "]";
             json += ",\"block\":[" + std::to_string(d.extra[6]) + "," + std::to_string(d.extra[7]) + "," +
@@ -359,8 +378,8 @@ bool NvprofConverter::convert(std::string& json)
     json += "\n]}\n";
     if (badTimes)
         m_warnings.push_back(std::to_string(badTimes) +
-                             " nvprof records have an end before their start or no start (left out or "
-                             "shown with zero length)");
+                             " nvprof records have an end before their start or no start (unfinished or "
+                             "broken records; left out, or ranges shown with zero length)");
     if (m_missingStrings)
         m_warnings.push_back(std::to_string(m_missingStrings) +
                              " names refer to ids missing from StringTable");

@@ -109,6 +109,7 @@ private slots:
     void memoryAndFileAgree();
     void foreignSqliteIsOneLineError();
     void missingColumnNamesTableAndColumn();
+    void impossibleTimesAreLeftOutWithWarning();
     void truncatedAndCorruptNeverCrash();
 };
 
@@ -234,6 +235,26 @@ void TestNvprofReader::missingColumnNamesTableAndColumn()
     QVERIFY2(oneLine(r.error), r.error.c_str());
     QVERIFY2(r.error.find("CUPTI_ACTIVITY_KIND_RUNTIME has no column correlationId") != std::string::npos,
              r.error.c_str());
+}
+
+void TestNvprofReader::impossibleTimesAreLeftOutWithWarning()
+{
+    QTemporaryDir dir;
+    // An unfinished kernel (end 0, as nvprof leaves one cut off by the end of profiling), a runtime
+    // call at a negative time and a marker at INT64_MAX: none may reach the trace or overflow.
+    const std::string sql =
+        std::string(kSchema) +
+        "INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL(start, end, deviceId, streamId, "
+        "correlationId, name) VALUES (40000, 0, 0, 7, 100, 3);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(cbid, start, end, correlationId) VALUES (211, "
+        "-5, 10, 900);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MARKER(flags, timestamp, id, name) VALUES (2, "
+        "9223372036854775807, 77, 1);";
+    const LoadResult r = loadTraceFile(makeDb(dir, "bad.nvvp", sql));
+    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(hasWarning(r, "3 nvprof records have an end before their start or no start"));
+    QCOMPARE(r.trace->metadata().baseTimeNs.value_or(-1), int64_t(1000));
+    QCOMPARE(r.trace->sliceCount(), size_t(5 + 5 + 4 + 1));
 }
 
 void TestNvprofReader::truncatedAndCorruptNeverCrash()
