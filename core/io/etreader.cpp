@@ -269,7 +269,14 @@ bool looksLikeExecutionTrace(std::string_view head)
 
 EtLoadResult readExecutionTrace(std::string_view text)
 {
-    EtLoadResult r = readText(text);
+    EtLoadResult r;
+    try {
+        r = readText(text);
+    } catch (const std::exception& e) {
+        // Nothing below should throw; if the JSON library still does, it is this file's fault.
+        r = EtLoadResult{};
+        r.error = std::string("unreadable execution trace: ") + e.what();
+    }
     // Keys and values of the file may appear in messages: no control bytes on the terminal.
     r.error = printableText(r.error);
     for (std::string& w : r.warnings)
@@ -304,7 +311,7 @@ EtLoadResult readText(std::string_view text)
         fixed += "]}";
         try {
             doc = Json::parse(fixed);
-        } catch (const Json::parse_error&) {
+        } catch (const Json::exception&) {
             r.error = "truncated execution trace " + positionOf(text, text.size()) + ", unrecoverable";
             r.truncated = true;
             return r;
@@ -312,6 +319,10 @@ EtLoadResult readText(std::string_view text)
         r.truncated = true;
         r.warnings.push_back("truncated at byte " + std::to_string(text.size()) + ", " +
                              std::to_string(ends.size()) + " nodes loaded");
+    } catch (const Json::exception& e) {
+        // Well-formed JSON that nlohmann cannot hold, e.g. a number beyond double's range.
+        r.error = std::string("malformed execution trace: ") + e.what();
+        return r;
     }
     if (!doc.is_object()) {
         r.error = "not an execution trace: the JSON is not an object";

@@ -202,6 +202,11 @@ void TestEtReader::otherJsonIsOneLineError()
     const EtLoadResult keys = readExecutionTrace("{\"schema\": \"1.0.1\", \"pid\": 1}");
     QVERIFY2(keys.error.find("no \"nodes\" array (its keys: pid, schema)") != std::string::npos,
              keys.error.c_str());
+    // Found by fuzz_et: a number beyond double's range is an out_of_range, not a parse_error.
+    const EtLoadResult huge = readExecutionTrace("{\"schema\": 888888E88888888888888, \"nodes\": []}");
+    QVERIFY(!huge.ok());
+    QVERIFY2(oneLine(huge.error), huge.error.c_str());
+    QVERIFY2(huge.error.find("malformed execution trace") != std::string::npos, huge.error.c_str());
     const EtLoadResult bad = readExecutionTrace("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2,, }]}");
     QVERIFY2(bad.error.find("malformed execution trace at byte") != std::string::npos, bad.error.c_str());
     // Keys from the file reach the message without their control bytes.
