@@ -24,15 +24,6 @@ if(TARGET bench_load)
     target_link_libraries(bench_load PRIVATE simdjson::simdjson ZLIB::ZLIB)
 endif()
 
-# libFuzzer target for the reader (clang only; see fuzz_reader.cpp for how to build and run it).
-option(KINETOSCOPE_FUZZ "Build the reader fuzzer (needs clang)" OFF)
-if(KINETOSCOPE_FUZZ)
-    add_executable(fuzz_reader ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_reader.cpp)
-    target_compile_options(fuzz_reader PRIVATE -fsanitize=fuzzer)
-    target_link_options(fuzz_reader PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_libraries(fuzz_reader PRIVATE kinetoscope_core)
-endif()
-
 # The live benchmark launches a C target built from the test's source (tests/capi/c_stream.c).
 add_executable(bench_live_target ${CMAKE_SOURCE_DIR}/tests/capi/c_stream.c)
 set_target_properties(bench_live_target PROPERTIES LINKER_LANGUAGE C)

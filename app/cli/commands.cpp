@@ -9,6 +9,10 @@ const std::vector<Command>& commands()
     static const std::vector<Command> list = {
         {"summary", "print torch.profiler's operator summary table (key_averages().table()) for a trace",
          runSummary},
+        {"analyze",
+         "GPU timeline breakdown, kernels by op and category, and per-op TFLOPS/s and TB/s as TraceLens "
+         "computes them",
+         runAnalyze},
         {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links", runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
         {"export-stacks", "write stacks for FlameGraph like torch's export_stacks", runExportStacks},

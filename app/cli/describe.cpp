@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "io/logdir.h"
 #include "io/tracereader.h"
+#include "util/textescape.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -17,19 +18,22 @@ int describeOnTerminal(const std::string& pathIn, const char* why)
     if (std::filesystem::is_directory(path, ec)) {
         const auto entries = scanLogdir(path);
         if (entries.empty()) {
-            std::fprintf(stderr, "kinetoscope: %s: no profiler traces in this directory\n", path.c_str());
+            std::fprintf(stderr, "kinetoscope: %s: no profiler traces in this directory\n",
+                         escapeText(path).c_str());
             return 1;
         }
         path = entries.back().path; // the newest span of the last worker
     }
-    std::fprintf(stderr, "kinetoscope: %s; printing the summary of %s instead\n", why, path.c_str());
+    std::fprintf(stderr, "kinetoscope: %s; printing the summary of %s instead\n", why,
+                 escapeText(path).c_str());
     const LoadResult loaded = loadTraceFile(path);
     if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", path.c_str(), loaded.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(path).c_str(),
+                     escapeText(loaded.error).c_str());
         return 1;
     }
     for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
     const SummaryReport report = buildSummaryReport(*loaded.trace);
     TableOptions o = report.table;
     o.sortBy = o.useDevice ? SortKey::SelfDeviceTimeTotal : SortKey::CpuTimeTotal;
@@ -37,13 +41,14 @@ int describeOnTerminal(const std::string& pathIn, const char* why)
     std::string error;
     const std::string text = report.format(o, &error);
     if (!error.empty()) {
-        std::fprintf(stderr, "kinetoscope: %s\n", error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s\n", escapeText(error).c_str());
         return 1;
     }
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    const std::string shown = escapeText(text, true);
+    std::fwrite(shown.data(), 1, shown.size(), stdout);
     std::printf("(top %zu of %zu rows by %s; `kinetoscope summary %s --row-limit -1` prints all)\n",
                 std::min<size_t>(30, report.averages.rows().size()), report.averages.rows().size(),
-                o.useDevice ? "self device time" : "CPU total time", path.c_str());
+                o.useDevice ? "self device time" : "CPU total time", escapeText(path).c_str());
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 #include "io/tracereader.h"
 #include "io/tracewriter.h"
+#include "util/textescape.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -57,7 +58,7 @@ int runExport(const Args& args)
             continue;
         }
         if (a.size() > 1 && a[0] == '-') {
-            std::fprintf(stderr, "kinetoscope export: unknown option %s\n%s", a.c_str(), kUsage);
+            std::fprintf(stderr, "kinetoscope export: unknown option %s\n%s", escapeText(a).c_str(), kUsage);
             return 2;
         }
         positional.push_back(a);
@@ -72,17 +73,19 @@ int runExport(const Args& args)
 
     const LoadResult loaded = loadTraceFile(in);
     if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", in.c_str(), loaded.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(in).c_str(),
+                     escapeText(loaded.error).c_str());
         return 1;
     }
     for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", in.c_str(), w.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", escapeText(in).c_str(), escapeText(w).c_str());
 
     const SaveResult saved = saveTraceFile(*loaded.trace, out, options);
     for (const auto& w : saved.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", out.c_str(), w.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", escapeText(out).c_str(),
+                     escapeText(w).c_str());
     if (!saved.ok) {
-        std::fprintf(stderr, "kinetoscope: %s\n", saved.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s\n", escapeText(saved.error).c_str());
         return 1;
     }
     const SaveStats& s = saved.stats;
@@ -90,7 +93,7 @@ int runExport(const Args& args)
     std::fprintf(stderr, "wrote %llu events, %.1f MB of JSON%s, to %s in %.3f s (%.0f MB/s)\n",
                  (unsigned long long)s.events, mb,
                  s.compressed ? (", " + std::to_string(s.fileBytes) + " bytes gzip").c_str() : "",
-                 out.c_str(), s.seconds, s.seconds > 0 ? mb / s.seconds : 0.0);
+                 escapeText(out).c_str(), s.seconds, s.seconds > 0 ? mb / s.seconds : 0.0);
     return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "analysis/memorytimeline.h"
 #include "cli/commands.h"
 #include "io/tracereader.h"
+#include "util/textescape.h"
 
 #include <cstdio>
 #include <cstring>
@@ -89,7 +90,7 @@ int runExportMemory(const Args& args)
         } else if (a == "--report") {
             report = true;
         } else if (a.starts_with("--")) {
-            std::fprintf(stderr, "kinetoscope export-memory: unknown option %s\n", a.c_str());
+            std::fprintf(stderr, "kinetoscope export-memory: unknown option %s\n", escapeText(a).c_str());
             return 2;
         } else {
             positional.push_back(a);
@@ -104,17 +105,18 @@ int runExportMemory(const Args& args)
 
     const LoadResult r = loadTraceFile(tracePath);
     if (!r.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", tracePath.c_str(), r.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(tracePath).c_str(),
+                     escapeText(r.error).c_str());
         return 1;
     }
     for (const auto& w : r.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
     const MemoryTimeline tl = MemoryTimeline::build(*r.trace);
     if (tl.empty()) {
         std::fprintf(stderr,
                      "kinetoscope: %s: the trace has no memory events; record it with "
                      "torch.profiler.profile(profile_memory=True)\n",
-                     tracePath.c_str());
+                     escapeText(tracePath).c_str());
         return 1;
     }
     MemoryDevice device;
@@ -123,9 +125,9 @@ int runExportMemory(const Args& args)
     } else {
         const std::optional<MemoryDevice> parsed = MemoryDevice::parse(deviceText);
         if (!parsed || !tl.find(*parsed)) {
-            std::fprintf(stderr,
-                         "kinetoscope: %s: no memory events on device '%s'; devices in this trace: %s\n",
-                         tracePath.c_str(), deviceText.c_str(), tl.deviceList().c_str());
+            std::fprintf(
+                stderr, "kinetoscope: %s: no memory events on device '%s'; devices in this trace: %s\n",
+                escapeText(tracePath).c_str(), escapeText(deviceText).c_str(), tl.deviceList().c_str());
             return 1;
         }
         device = *parsed;
@@ -133,7 +135,10 @@ int runExportMemory(const Args& args)
     if (report) printReport(tl);
     std::string error;
     if (!exportMemoryTimeline(tl, device, outPath, error)) {
-        std::fprintf(stderr, "kinetoscope: %s\n", error.c_str());
+        // The error may be about the trace ("no allocations or frees on device ...") or about OUT
+        // (which it then names): either way the trace it came from is named first.
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(tracePath).c_str(),
+                     escapeText(error).c_str());
         return 1;
     }
     return 0;

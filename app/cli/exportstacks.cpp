@@ -1,6 +1,8 @@
 #include "analysis/stackexport.h"
 #include "cli/commands.h"
 #include "io/tracereader.h"
+#include "util/atomicfile.h"
+#include "util/textescape.h"
 
 #include <cstdio>
 
@@ -49,14 +51,30 @@ int runExportStacks(const Args& args)
     }
     const LoadResult loaded = loadTraceFile(files[0]);
     if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", files[0].c_str(), loaded.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(files[0]).c_str(),
+                     escapeText(loaded.error).c_str());
         return 1;
     }
     for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
-    std::string error;
-    if (!exportStacks(*loaded.trace, files[1], metric, &error)) {
-        std::fprintf(stderr, "kinetoscope export-stacks: %s\n", error.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
+    std::string text, error;
+    if (!stacksText(*loaded.trace, metric, text, &error)) {
+        std::fprintf(stderr, "kinetoscope export-stacks: %s\n", escapeText(error).c_str());
+        return 1;
+    }
+    // torch's export_stacks writes an empty file here without a word; on the command line that
+    // looks like success, so say why there is nothing and leave OUT alone.
+    if (text.empty()) {
+        std::fprintf(stderr,
+                     "kinetoscope export-stacks: %s: no stacks to write: no op with %s > 0 has a \"Call "
+                     "stack\" arg or enclosing python_function frames (record with with_stack=True); %s "
+                     "not written\n",
+                     escapeText(files[0]).c_str(), escapeText(metric).c_str(), escapeText(files[1]).c_str());
+        return 1;
+    }
+    AtomicFile out(files[1]);
+    if (!out.open() || !out.write(text) || !out.commit()) {
+        std::fprintf(stderr, "kinetoscope export-stacks: %s\n", escapeText(out.error()).c_str());
         return 1;
     }
     return 0;

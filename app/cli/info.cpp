@@ -3,6 +3,7 @@
 #include "io/etreader.h"
 #include "io/tracereader.h"
 #include "util/jsonwrite.h"
+#include "util/textescape.h"
 
 #include <cstdio>
 #include <memory>
@@ -128,20 +129,22 @@ int runInfo(const Args& args)
     }
     const LoadResult r = loadTraceFile(path);
     if (!r.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", path.c_str(), r.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(path).c_str(), escapeText(r.error).c_str());
         return 1;
     }
     for (const auto& w : r.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
     std::shared_ptr<ExecutionTrace> et = r.executionTrace;
     if (!etPath.empty()) {
         EtLoadResult e = readExecutionTraceFile(etPath);
         if (!e.ok()) {
-            std::fprintf(stderr, "kinetoscope: %s: %s\n", etPath.c_str(), e.error.c_str());
+            std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(etPath).c_str(),
+                         escapeText(e.error).c_str());
             return 1;
         }
         for (const auto& w : e.warnings)
-            std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", etPath.c_str(), w.c_str());
+            std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", escapeText(etPath).c_str(),
+                         escapeText(w).c_str());
         et = e.trace;
     }
     const Trace& t = *r.trace;
@@ -153,7 +156,7 @@ int runInfo(const Args& args)
         printOps(t, *et, EtLinks::link(t, *et));
         return std::fflush(stdout) == 0 ? 0 : 1;
     }
-    std::printf("file: %s\n", path.c_str());
+    std::printf("file: %s\n", escapeText(path).c_str());
     const std::string* source = t.metadata().find("sourceFormat");
     if (source && *source == "\"nvprof\"")
         std::printf("format: nvprof database (converted to trace events below)\n");
@@ -164,26 +167,29 @@ int runInfo(const Args& args)
                 r.stats.compressed ? ", gzip" : "", r.stats.seconds, t.bytesUsed() / 1e6);
     std::printf("phases:");
     for (int c = 0; c < 128; ++c)
-        if (r.stats.byPhase[c]) std::printf(" %c=%llu", c, (unsigned long long)r.stats.byPhase[c]);
+        if (r.stats.byPhase[c])
+            std::printf(" %s=%llu", escapeText(std::string(1, char(c))).c_str(),
+                        (unsigned long long)r.stats.byPhase[c]);
     std::printf("\n");
     std::printf("slices %zu, flows %zu, memory events %zu, steps %zu, counters %zu\n", t.sliceCount(),
                 t.flows().size(), t.memoryEvents().size(), t.steps().size(), t.counterCount());
     for (size_t p = 0; p < t.processCount(); ++p) {
         const Process& proc = t.process(ProcessId(uint32_t(p)));
-        std::printf("%s\n", t.processLabel(proc.id).c_str());
+        std::printf("%s\n", escapeText(t.processLabel(proc.id)).c_str());
         for (size_t k = 0; k < proc.tracks.size(); ++k) {
             const Track& tr = t.track(proc.tracks[k]);
-            std::printf("  %-40s %-15s %zu slices, %zu instants\n", t.trackLabel(tr.id).c_str(),
+            std::printf("  %-40s %-15s %zu slices, %zu instants\n", escapeText(t.trackLabel(tr.id)).c_str(),
                         trackKindName(tr.kind), tr.slices.size(), tr.instants.size());
         }
     }
     for (const auto& [k, v] : t.metadata().entries)
-        std::printf("%s: %.100s%s\n", k.c_str(), v.c_str(), v.size() > 100 ? "..." : "");
+        std::printf("%s: %.100s%s\n", escapeText(k).c_str(), escapeText(v).c_str(),
+                    v.size() > 100 ? "..." : "");
     if (et) {
         const EtLinks links = EtLinks::link(t, *et);
         const size_t n = links.ops();
         std::printf("execution trace: schema %s, %zu ops, %zu tensors\n",
-                    et->schema.empty() ? "?" : et->schema.c_str(), n, et->tensorCount());
+                    et->schema.empty() ? "?" : escapeText(et->schema).c_str(), n, et->tensorCount());
         std::printf(
             "linked to trace ops: %zu/%zu (%.1f%%): %zu by record-function id, %zu by name and order; "
             "%zu unlinked\n",

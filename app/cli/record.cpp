@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 namespace ks::cli {
 
@@ -72,6 +76,45 @@ void printLatency(std::vector<double>& ms)
                  "step latency (target step end -> in the model): median %.2f ms, p90 %.2f ms, max %.2f ms "
                  "over %zu steps\n",
                  q(0.5), q(0.9), ms.back(), ms.size());
+}
+
+// Whether OUT can be written, before a run that may take hours: its directory must exist and
+// take a new file (a probe file is created and removed; access() would say yes to root even on a
+// read-only file system). Empty when fine, else a one-line reason.
+std::string checkOutputWritable(const std::string& output)
+{
+    const size_t slash = output.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : output.substr(0, slash);
+    struct stat st;
+    if (::stat(output.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return output + " is a directory";
+    if (::stat(dir.c_str(), &st) != 0)
+        return "cannot write " + output + ": " + dir + ": " + std::strerror(errno);
+    if (!S_ISDIR(st.st_mode)) return "cannot write " + output + ": " + dir + " is not a directory";
+    std::string probe = dir + "/.kinetoscope-probe-XXXXXX";
+    const int fd = ::mkstemp(probe.data());
+    if (fd < 0) return "cannot write " + output + ": " + dir + ": " + std::strerror(errno);
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return {};
+}
+
+// The final write failed (the directory went away, the disk is full...): the recording is not
+// lost, it goes next to where it was meant to be, or into $TMPDIR. Returns where, empty if nowhere.
+std::string saveRecovery(const Trace& trace, const std::string& output, std::string& errors)
+{
+    const bool gz = output.size() > 3 && output.compare(output.size() - 3, 3, ".gz") == 0;
+    const std::string suffix =
+        ".recovered-" + std::to_string(::getpid()) + ".pt.trace.json" + (gz ? ".gz" : "");
+    const size_t slash = output.rfind('/');
+    const std::string base = slash == std::string::npos ? output : output.substr(slash + 1);
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string tmpDir = tmp && *tmp ? tmp : "/tmp";
+    for (const std::string& path : {output + suffix, tmpDir + "/" + base + suffix}) {
+        const SaveResult saved = saveTraceFile(trace, path);
+        if (saved.ok) return path;
+        errors += "; " + saved.error;
+    }
+    return {};
 }
 
 } // namespace
@@ -156,6 +199,11 @@ int runRecord(const Args& args)
                      output.empty() ? "-o OUT is required" : "no COMMAND given", kUsage);
         return 2;
     }
+    if (const std::string why = checkOutputWritable(output); !why.empty()) {
+        // Nothing is started: a recording that cannot be kept is not worth running.
+        std::fprintf(stderr, "kinetoscope record: %s\n", why.c_str());
+        return 1;
+    }
     req.resources = liveResources();
 
     Trace trace;
@@ -214,7 +262,15 @@ int runRecord(const Args& args)
 
     const SaveResult saved = saveTraceFile(trace, output);
     if (!saved.ok) {
-        std::fprintf(stderr, "kinetoscope record: %s\n", saved.error.c_str());
+        std::string errors;
+        const std::string recovered = saveRecovery(trace, output, errors);
+        if (!recovered.empty())
+            std::fprintf(stderr, "kinetoscope record: %s; the recording was saved to %s instead\n",
+                         saved.error.c_str(), recovered.c_str());
+        else
+            std::fprintf(stderr,
+                         "kinetoscope record: %s; the recording is lost (no recovery file either%s)\n",
+                         saved.error.c_str(), errors.c_str());
         return 1;
     }
     std::fprintf(stderr, "[kinetoscope] wrote %s: %llu events, %llu steps, %llu windows, %llu dropped\n",

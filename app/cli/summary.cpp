@@ -3,6 +3,7 @@
 #include "analysis/summarytable.h"
 #include "cli/commands.h"
 #include "io/tracereader.h"
+#include "util/textescape.h"
 
 #include <charconv>
 #include <cstdio>
@@ -42,7 +43,7 @@ void usage(FILE* to)
     std::string keys;
     for (const std::string& k : sortKeyNames())
         keys += (keys.empty() ? "" : ", ") + k;
-    std::fprintf(to, kUsage, keys.c_str());
+    std::fprintf(to, kUsage, escapeText(keys).c_str());
 }
 
 bool onOff(const std::string& v, bool& out)
@@ -70,7 +71,7 @@ int runSummary(const Args& args)
         const std::string& a = args[i];
         auto value = [&](std::string& out) {
             if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "kinetoscope summary: %s needs a value\n", a.c_str());
+                std::fprintf(stderr, "kinetoscope summary: %s needs a value\n", escapeText(a).c_str());
                 return false;
             }
             out = args[++i];
@@ -83,7 +84,7 @@ int runSummary(const Args& args)
         } else if (a == "--sort-by") {
             if (!value(v)) return 2;
             if (!parseSortKey(v, table.sortBy)) {
-                std::fprintf(stderr, "kinetoscope summary: unknown sort key '%s'\n", v.c_str());
+                std::fprintf(stderr, "kinetoscope summary: unknown sort key '%s'\n", escapeText(v).c_str());
                 usage(stderr);
                 return 2;
             }
@@ -92,7 +93,7 @@ int runSummary(const Args& args)
             const auto r = std::from_chars(v.data(), v.data() + v.size(), table.rowLimit);
             if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
                 std::fprintf(stderr, "kinetoscope summary: --row-limit needs an integer, got '%s'\n",
-                             v.c_str());
+                             escapeText(v).c_str());
                 return 2;
             }
         } else if (a == "--group-by-input-shape") {
@@ -102,7 +103,7 @@ int runSummary(const Args& args)
             const auto r = std::from_chars(v.data(), v.data() + v.size(), avg.groupByStackN);
             if (r.ec != std::errc() || r.ptr != v.data() + v.size() || avg.groupByStackN < 0) {
                 std::fprintf(stderr, "kinetoscope summary: --group-by-stack-n needs a count, got '%s'\n",
-                             v.c_str());
+                             escapeText(v).c_str());
                 return 2;
             }
         } else if (a == "--top-level-only") {
@@ -115,15 +116,15 @@ int runSummary(const Args& args)
                 table.memoryUnits = pyformat::MemoryUnits::Legacy;
             else {
                 std::fprintf(stderr, "kinetoscope summary: --memory-units is new or legacy, got '%s'\n",
-                             v.c_str());
+                             escapeText(v).c_str());
                 return 2;
             }
         } else if (a == "--memory" || a == "--flops") {
             bool on;
             if (!value(v)) return 2;
             if (!onOff(v, on)) {
-                std::fprintf(stderr, "kinetoscope summary: %s is on or off, got '%s'\n", a.c_str(),
-                             v.c_str());
+                std::fprintf(stderr, "kinetoscope summary: %s is on or off, got '%s'\n",
+                             escapeText(a).c_str(), escapeText(v).c_str());
                 return 2;
             }
             (a == "--memory" ? memory : flops) = on ? 1 : 0;
@@ -131,7 +132,7 @@ int runSummary(const Args& args)
             if (!value(v)) return 2;
             if (v != "s" && v != "ms" && v != "us") {
                 std::fprintf(stderr, "kinetoscope summary: --time-unit is s, ms or us, got '%s'\n",
-                             v.c_str());
+                             escapeText(v).c_str());
                 return 2;
             }
             table.timeUnit = v;
@@ -142,11 +143,12 @@ int runSummary(const Args& args)
             if (!value(v)) return 2;
             const auto r = std::from_chars(v.data(), v.data() + v.size(), avg.threads);
             if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
-                std::fprintf(stderr, "kinetoscope summary: --threads needs a count, got '%s'\n", v.c_str());
+                std::fprintf(stderr, "kinetoscope summary: --threads needs a count, got '%s'\n",
+                             escapeText(v).c_str());
                 return 2;
             }
         } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "kinetoscope summary: unknown option '%s'\n", a.c_str());
+            std::fprintf(stderr, "kinetoscope summary: unknown option '%s'\n", escapeText(a).c_str());
             usage(stderr);
             return 2;
         } else if (path.empty()) {
@@ -163,11 +165,12 @@ int runSummary(const Args& args)
 
     const LoadResult loaded = loadTraceFile(path);
     if (!loaded.ok()) {
-        std::fprintf(stderr, "kinetoscope: %s: %s\n", path.c_str(), loaded.error.c_str());
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(path).c_str(),
+                     escapeText(loaded.error).c_str());
         return 1;
     }
     for (const auto& w : loaded.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", escapeText(w).c_str());
     const Trace& trace = *loaded.trace;
 
     SummaryRequest request;
@@ -183,13 +186,15 @@ int runSummary(const Args& args)
     std::string error;
     const std::string text = report.format(table, &error);
     if (!error.empty()) {
-        std::fprintf(stderr, "kinetoscope summary: %s\n", error.c_str());
+        std::fprintf(stderr, "kinetoscope summary: %s\n", escapeText(error).c_str());
         return 1;
     }
     if (text.empty())
         std::fprintf(stderr, "kinetoscope summary: %s: no events torch would list (table is empty)\n",
-                     path.c_str());
-    std::fwrite(text.data(), 1, text.size(), stdout);
+                     escapeText(path).c_str());
+    // Op names and shapes are trace text: the table must not carry a file's escape sequences.
+    const std::string shown = escapeText(text, true);
+    std::fwrite(shown.data(), 1, shown.size(), stdout);
     return std::fflush(stdout) == 0 ? 0 : 1;
 }
 

@@ -1,6 +1,7 @@
 #include "gui/screenshot.h"
 
 #include "mainwindow/mainwindow.h"
+#include "util/textescape.h"
 
 #include <QApplication>
 #include <QImage>
@@ -38,7 +39,9 @@ int runScreenshot(const QString& file, const QString& out, QSize size)
     });
     QObject::connect(window, &ui::MainWindow::loadFailed, window,
                      [&](const QString& path, const QString& error) {
-                         std::fprintf(stderr, "kinetoscope: %s: %s\n", qPrintable(path), qPrintable(error));
+                         // The error can quote the trace: escaped like every terminal message.
+                         std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(path.toStdString()).c_str(),
+                                      escapeText(error.toStdString()).c_str());
                          qApp->quit();
                      });
     // Opened from the event loop: a load that fails at once must find the loop running to quit it.

@@ -1,5 +1,7 @@
 #include "io/bytesource.h"
 
+#include "util/textescape.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -182,22 +184,30 @@ std::unique_ptr<ByteSource> wrap(std::unique_ptr<RawInput> in)
 
 std::unique_ptr<ByteSource> openByteSource(const std::string& path, std::string& error)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO blocks until a writer shows up, which may be never.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        error = "cannot open " + path + ": " + std::strerror(errno);
+        error = "cannot open " + escapeText(path) + ": " + std::strerror(errno);
         return nullptr;
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
-        error = "cannot stat " + path + ": " + std::strerror(errno);
+        error = "cannot stat " + escapeText(path) + ": " + std::strerror(errno);
         ::close(fd);
         return nullptr;
     }
     if (S_ISDIR(st.st_mode)) {
-        error = path + " is a directory";
+        error = escapeText(path) + " is a directory";
         ::close(fd);
         return nullptr;
     }
+    // A trace is a file: a FIFO, socket or device (/dev/zero: endless) is refused.
+    if (!S_ISREG(st.st_mode)) {
+        error = path + " is not a regular file";
+        ::close(fd);
+        return nullptr;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 #ifdef POSIX_FADV_SEQUENTIAL
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

@@ -1,7 +1,7 @@
 #include "io/etreader.h"
 
 #include "util/jsonwrite.h"
-#include "util/printable.h"
+#include "util/textescape.h"
 
 #include <algorithm>
 #include <fstream>
@@ -278,9 +278,9 @@ EtLoadResult readExecutionTrace(std::string_view text)
         r.error = std::string("unreadable execution trace: ") + e.what();
     }
     // Keys and values of the file may appear in messages: no control bytes on the terminal.
-    r.error = printableText(r.error);
+    r.error = escapeText(r.error);
     for (std::string& w : r.warnings)
-        w = printableText(w);
+        w = escapeText(w);
     return r;
 }
 

@@ -1,12 +1,14 @@
 #include "io/eventparser.h"
 
 #include "io/jsonscan.h"
+#include "io/keyrepeats.h"
 #include "io/numparse.h"
 #include "model/args.h"
 #include "util/hash.h"
 
 #include <cstring>
 #include <simdjson.h>
+#include <string>
 
 namespace ks {
 
@@ -22,57 +24,11 @@ inline bool keyIs(const char* k, const char (&lit)[N])
     return std::memcmp(k, lit, N - 1) == 0 && k[N - 1] == '"';
 }
 
-inline bool parseDigitsKey(std::string_view s, int64_t& out)
-{
-    if (s.empty() || s.size() > 19) return false;
-    size_t i = 0;
-    bool neg = false;
-    if (s[0] == '-') {
-        neg = true;
-        i = 1;
-        if (s.size() == 1) return false;
-    }
-    int64_t v = 0;
-    for (; i < s.size(); ++i) {
-        if (s[i] < '0' || s[i] > '9') return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    out = neg ? -v : v;
-    return true;
-}
-
 inline std::string_view trimRight(std::string_view s)
 {
     while (!s.empty() && isJsonSpace(s.back()))
         s.remove_suffix(1);
     return s;
-}
-
-// A syntactically valid JSON number (simdjson rejects some valid ones, e.g. 1e999, as out of range).
-bool isNumberSyntax(std::string_view t)
-{
-    size_t i = 0;
-    const size_t n = t.size();
-    if (i < n && t[i] == '-') ++i;
-    const size_t intStart = i;
-    while (i < n && t[i] >= '0' && t[i] <= '9')
-        ++i;
-    if (i == intStart) return false;
-    if (i < n && t[i] == '.') {
-        const size_t f = ++i;
-        while (i < n && t[i] >= '0' && t[i] <= '9')
-            ++i;
-        if (i == f) return false;
-    }
-    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-        ++i;
-        if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
-        const size_t x = i;
-        while (i < n && t[i] >= '0' && t[i] <= '9')
-            ++i;
-        if (i == x) return false;
-    }
-    return i == n;
 }
 
 } // namespace
@@ -86,6 +42,28 @@ struct EventParser::Impl {
     StringPool strings;
     std::string scratch;
     std::string keyCopy;
+    // Where a value nested deeper than kMaxJsonDepth started (set with DEPTH_ERROR).
+    const char* tooDeepAt = nullptr;
+    // Repeated keys of the event being parsed: counted once the event parsed (a failed event is
+    // parsed again by the recovery).
+    KeyRepeats repeats;
+
+    // Depths count the containers around a value: the events array is 1, an event 2, its args 3.
+    static constexpr size_t kEventDepth = 2;
+
+    error_code tooDeep(const char* at)
+    {
+        tooDeepAt = at;
+        return DEPTH_ERROR;
+    }
+
+    // A container's raw text (already skipped by simdjson without recursion) that sits at depth
+    // `depth`: checked for nesting before anything walks it.
+    error_code checkDepth(std::string_view raw, size_t depth)
+    {
+        const size_t at = findTooDeep(raw, depth > kMaxJsonDepth ? 0 : kMaxJsonDepth - depth + 1);
+        return at == std::string_view::npos ? SUCCESS : tooDeep(raw.data() + at);
+    }
 
     uint32_t intern(std::string_view s) { return strings.intern(s).value; }
 
@@ -106,11 +84,14 @@ struct EventParser::Impl {
         return v.get_string().get(out);
     }
 
-    // Walks a value we do not use, so that text which is not JSON is still reported.
-    error_code validate(ondemand::value v)
+    // Walks a value we do not use, so that text which is not JSON is still reported. The recursion
+    // is bounded by kMaxJsonDepth: a file of nested brackets must not overflow the stack.
+    error_code validate(ondemand::value v, size_t depth)
     {
         ondemand::json_type t;
         if (auto err = v.type().get(t)) return err;
+        if ((t == ondemand::json_type::object || t == ondemand::json_type::array) && depth > kMaxJsonDepth)
+            return tooDeep(v.raw_json_token().data());
         switch (t) {
         case ondemand::json_type::object: {
             ondemand::object o;
@@ -118,7 +99,7 @@ struct EventParser::Impl {
             for (auto fieldRes : o) {
                 ondemand::field f;
                 if (auto err = std::move(fieldRes).get(f)) return err;
-                if (auto err = validate(f.value())) return err;
+                if (auto err = validate(f.value(), depth + 1)) return err;
             }
             return SUCCESS;
         }
@@ -128,7 +109,7 @@ struct EventParser::Impl {
             for (auto elemRes : a) {
                 ondemand::value e;
                 if (auto err = std::move(elemRes).get(e)) return err;
-                if (auto err = validate(e)) return err;
+                if (auto err = validate(e, depth + 1)) return err;
             }
             return SUCCESS;
         }
@@ -170,9 +151,10 @@ struct EventParser::Impl {
                 if (auto err = v.get_array().get(a)) return err;
                 if (auto err = a.raw_json().get(raw)) return err;
             }
+            if (auto err = checkDepth(raw, kEventDepth + 1)) return err;
         } else {
             raw = trimRight(v.raw_json_token());
-            if (auto err = validate(v)) return err;
+            if (auto err = validate(v, kEventDepth + 1)) return err;
         }
         if (!canonicalJsonView(raw, scratch, out)) return TAPE_ERROR;
         return SUCCESS;
@@ -210,12 +192,14 @@ struct EventParser::Impl {
             }
             return isNumberSyntax(trimRight(tok)) ? SUCCESS : NUMBER_ERROR;
         }
-        return validate(v);
+        return validate(v, kEventDepth + 1);
     }
 
     // pid/tid: numbers, numeric strings (2020-21 traces) or names ("Spans", "stream 7").
     error_code rowKey(ondemand::value v, int64_t& num, uint32_t& str)
     {
+        num = 0;
+        str = RawEvent::kNoString;
         ondemand::json_type t;
         if (auto err = v.type().get(t)) return err;
         if (t == ondemand::json_type::number) {
@@ -232,10 +216,10 @@ struct EventParser::Impl {
         if (t == ondemand::json_type::string) {
             std::string_view s;
             if (auto err = v.get_string().get(s)) return err;
-            if (!parseDigitsKey(s, num)) str = intern(s);
+            if (!parseRowKeyNumber(s, num)) str = intern(s);
             return SUCCESS;
         }
-        if (t == ondemand::json_type::null) return validate(v);
+        if (t == ondemand::json_type::null) return validate(v, kEventDepth + 1);
         std::string_view s;
         if (auto err = jsonText(v, s)) return err;
         str = intern(s);
@@ -275,14 +259,17 @@ struct EventParser::Impl {
             ev.hasId = true;
             return SUCCESS;
         }
-        return validate(v);
+        return validate(v, kEventDepth + 1);
     }
 
     error_code shortString(ondemand::value v, char& out)
     {
         ondemand::json_type t;
         if (auto err = v.type().get(t)) return err;
-        if (t != ondemand::json_type::string) return validate(v);
+        if (t != ondemand::json_type::string) {
+            out = 0; // a repeated key's last value counts, even when it is not usable
+            return validate(v, kEventDepth + 1);
+        }
         std::string_view s;
         if (auto err = v.get_string().get(s)) return err;
         out = s.empty() ? 0 : s[0];
@@ -355,7 +342,7 @@ struct EventParser::Impl {
                 break;
             }
             case ondemand::json_type::null: {
-                if (auto err = validate(v)) return err;
+                if (auto err = validate(v, kEventDepth + 2)) return err;
                 shard.addNull(key);
                 break;
             }
@@ -371,6 +358,7 @@ struct EventParser::Impl {
                     if (auto err = v.get_object().get(o)) return err;
                     if (auto err = o.raw_json().get(rawJson)) return err;
                 }
+                if (auto err = checkDepth(rawJson, kEventDepth + 2)) return err;
                 // raw_json() only checked the nesting; canonicalJsonView checks the scalars.
                 std::string_view canon;
                 if (!canonicalJsonView(rawJson, scratch, canon)) return TAPE_ERROR;
@@ -383,8 +371,12 @@ struct EventParser::Impl {
         return SUCCESS;
     }
 
+    // A key that occurs twice in an event is counted, and its last value is the one used, as with
+    // Python's json.load (which torch and HTA read traces with): every field below fully replaces
+    // what an earlier occurrence set.
     error_code parseEvent(ondemand::object& obj, RawEvent& ev)
     {
+        repeats.begin();
         for (auto fieldRes : obj) {
             ondemand::field f;
             if (auto err = std::move(fieldRes).get(f)) return err;
@@ -392,11 +384,14 @@ struct EventParser::Impl {
             ondemand::value v = f.value();
             error_code err = SUCCESS;
             bool known = true;
+            auto once = [&](uint32_t bit) { repeats.known(bit, k); };
             switch (k[0]) {
             case 'p':
                 if (keyIs(k, "ph")) {
+                    once(1u << 0);
                     err = shortString(v, ev.ph);
                 } else if (keyIs(k, "pid")) {
+                    once(1u << 1);
                     err = rowKey(v, ev.pidNum, ev.pidStr);
                     ev.hasPid = true;
                 } else {
@@ -404,15 +399,23 @@ struct EventParser::Impl {
                 }
                 break;
             case 'n':
-                if ((known = keyIs(k, "name"))) err = textField(v, ev.name);
+                if ((known = keyIs(k, "name"))) {
+                    once(1u << 2);
+                    err = textField(v, ev.name);
+                }
                 break;
             case 'c':
-                if ((known = keyIs(k, "cat"))) err = textField(v, ev.cat);
+                if ((known = keyIs(k, "cat"))) {
+                    once(1u << 3);
+                    err = textField(v, ev.cat);
+                }
                 break;
             case 't':
                 if (keyIs(k, "ts")) {
+                    once(1u << 4);
                     err = micros(v, ev.ts, ev.hasTs);
                 } else if (keyIs(k, "tid")) {
+                    once(1u << 5);
                     err = rowKey(v, ev.tidNum, ev.tidStr);
                     ev.hasTid = true;
                 } else {
@@ -421,42 +424,58 @@ struct EventParser::Impl {
                 break;
             case 'd':
                 if ((known = keyIs(k, "dur"))) {
+                    once(1u << 6);
                     TimeNs d = 0;
                     bool ok = false;
                     err = micros(v, d, ok);
-                    if (ok) ev.dur = d < 0 ? 0 : d;
+                    ev.dur = ok ? (d < 0 ? 0 : d) : -1;
                 }
                 break;
             case 'a':
                 if ((known = keyIs(k, "args"))) {
+                    once(1u << 7);
+                    ev.args = ArgsRef();
+                    ev.externalId = -1;
+                    ev.correlation = -1;
                     ondemand::json_type t;
                     if ((err = v.type().get(t))) break;
                     if (t == ondemand::json_type::object) {
                         ondemand::object a;
                         if (!(err = v.get_object().get(a))) err = parseArgs(a, ev);
                     } else {
-                        err = validate(v);
+                        err = validate(v, kEventDepth + 1);
                     }
                 }
                 break;
             case 'i':
-                if ((known = keyIs(k, "id"))) err = flowId(v, ev);
+                if ((known = keyIs(k, "id"))) {
+                    once(1u << 8);
+                    ev.hasId = false;
+                    err = flowId(v, ev);
+                }
                 break;
             case 'b':
                 if ((known = keyIs(k, "bp"))) {
+                    once(1u << 9);
                     char c = 0;
                     err = shortString(v, c);
                     ev.bindEnclosing = c == 'e';
                 }
                 break;
             case 's':
-                if ((known = keyIs(k, "s"))) err = shortString(v, ev.scope);
+                if ((known = keyIs(k, "s"))) {
+                    once(1u << 10);
+                    err = shortString(v, ev.scope);
+                }
                 break;
             default:
                 known = false;
                 break;
             }
-            if (!known) err = validate(v);
+            if (!known) {
+                repeats.unknown(k);
+                err = validate(v, kEventDepth + 1);
+            }
             if (err) return err;
         }
         return SUCCESS;
@@ -468,9 +487,15 @@ struct EventParser::Impl {
 void EventParser::Impl::parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out)
 {
     const char* text = buffer + 1;
+    tooDeepAt = nullptr;
     auto fail = [&](error_code err, const char* at) {
         out.status = ChunkResult::Status::Error;
         out.error = error_message(err);
+        if (err == DEPTH_ERROR && tooDeepAt) {
+            out.tooDeep = true;
+            out.error = "arrays and objects nested more than " + std::to_string(kMaxJsonDepth) + " deep";
+            at = tooDeepAt;
+        }
         out.errorOffset = at && at >= text ? size_t(at - text) : out.goodEnd;
         if (out.errorOffset > textSize) out.errorOffset = textSize;
     };
@@ -504,7 +529,7 @@ void EventParser::Impl::parse(const char* buffer, size_t textSize, size_t capaci
         }
         if (t != ondemand::json_type::object) {
             ++out.counters.notObjects;
-            if (auto err = validate(elem)) {
+            if (auto err = validate(elem, kEventDepth)) {
                 fail(err, location());
                 return;
             }
@@ -520,6 +545,13 @@ void EventParser::Impl::parse(const char* buffer, size_t textSize, size_t capaci
                 return;
             }
             ++out.counters.events;
+            if (repeats.count()) {
+                out.counters.duplicateKeys += repeats.count();
+                if (out.firstDuplicateOffset == SIZE_MAX) {
+                    out.firstDuplicateOffset = size_t(repeats.first() - 1 - text);
+                    out.firstDuplicateKey = KeyRepeats::rawKey(repeats.first());
+                }
+            }
             if (ev.ph == 0) {
                 ++out.counters.missingPh;
             } else {
@@ -582,6 +614,9 @@ void EventParser::parse(const char* buffer, size_t textSize, size_t capacity, Ch
     out.arrayEnd = 0;
     out.errorOffset = 0;
     out.error.clear();
+    out.tooDeep = false;
+    out.firstDuplicateOffset = SIZE_MAX;
+    out.firstDuplicateKey.clear();
     try {
         d->parse(buffer, textSize, capacity, out);
     } catch (const std::exception& e) {

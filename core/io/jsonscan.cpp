@@ -5,6 +5,23 @@
 
 namespace ks {
 
+size_t findTooDeep(std::string_view raw, size_t limit)
+{
+    size_t depth = 0;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        const char c = raw[i];
+        if (c == '"') {
+            for (++i; i < raw.size() && raw[i] != '"'; ++i)
+                if (raw[i] == '\\') ++i;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::string_view::npos;
+}
+
 ScanStatus scanJsonValue(const char* p, const char* e, const char*& end)
 {
     p = skipJsonSpace(p, e);

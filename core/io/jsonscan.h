@@ -20,6 +20,16 @@ inline const char* skipJsonSpace(const char* p, const char* e)
     return p;
 }
 
+// How deep arrays and objects may nest in a trace. Python's json (what torch and most tools read
+// traces with) gives up near 1000 levels too, so no usable trace is deeper; refusing deeper input up
+// front keeps every recursive walk of a value (validation, formatting, the UI's tree views) within
+// a small, fixed stack.
+constexpr size_t kMaxJsonDepth = 1000;
+
+// The offset in raw of the first '[' or '{' that opens a container more than limit levels deep
+// (raw's own outer container is level 1; strings are skipped), or npos when there is none.
+size_t findTooDeep(std::string_view raw, size_t limit);
+
 enum class ScanStatus { Complete, Incomplete, Malformed };
 
 // Finds the end of the JSON value starting at p (after any whitespace). On Complete, end points one

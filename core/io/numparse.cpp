@@ -113,4 +113,49 @@ bool parseMicrosToNs(std::string_view t, int64_t& ns)
     return true;
 }
 
+bool isNumberSyntax(std::string_view t)
+{
+    size_t i = 0;
+    const size_t n = t.size();
+    if (i < n && t[i] == '-') ++i;
+    const size_t intStart = i;
+    while (i < n && t[i] >= '0' && t[i] <= '9')
+        ++i;
+    if (i == intStart) return false;
+    if (i < n && t[i] == '.') {
+        const size_t f = ++i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            ++i;
+        if (i == f) return false;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+        const size_t x = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            ++i;
+        if (i == x) return false;
+    }
+    return i == n;
+}
+
+bool parseRowKeyNumber(std::string_view s, int64_t& out)
+{
+    if (s.empty() || s.size() > 19) return false;
+    size_t i = 0;
+    bool neg = false;
+    if (s[0] == '-') {
+        neg = true;
+        i = 1;
+        if (s.size() == 1) return false;
+    }
+    int64_t v = 0;
+    for (; i < s.size(); ++i) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    out = neg ? -v : v;
+    return true;
+}
+
 } // namespace ks

@@ -3,7 +3,7 @@
 #include "io/nvprofschema.h"
 #include "io/sqlitedb.h"
 #include "util/jsonwrite.h"
-#include "util/printable.h"
+#include "util/textescape.h"
 
 #include <algorithm>
 #include <chrono>
@@ -412,9 +412,9 @@ LoadResult convertAndLoad(SqliteDb& db, const LoadOptions& options)
 // Table names and SQLite's messages come from the file: no control bytes may reach a terminal.
 LoadResult clean(LoadResult r)
 {
-    r.error = printableText(r.error);
+    r.error = escapeText(r.error);
     for (std::string& w : r.warnings)
-        w = printableText(w);
+        w = escapeText(w);
     return r;
 }
 

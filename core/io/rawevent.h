@@ -45,6 +45,7 @@ struct ParseCounters {
     uint64_t notObjects = 0;
     uint64_t missingPh = 0;
     uint64_t missingTs = 0;
+    uint64_t duplicateKeys = 0; // keys repeated within one event (the last value counts)
     uint64_t byPhase[128] = {};
 
     void add(const ParseCounters& o)
@@ -53,6 +54,7 @@ struct ParseCounters {
         notObjects += o.notObjects;
         missingPh += o.missingPh;
         missingTs += o.missingTs;
+        duplicateKeys += o.duplicateKeys;
         for (int i = 0; i < 128; ++i)
             byPhase[i] += o.byPhase[i];
     }
@@ -83,6 +85,10 @@ struct ChunkResult {
     size_t arrayEnd = 0;    // ArrayClosed: offset just past the closing ']'
     size_t errorOffset = 0; // Error: where the parser gave up
     std::string error;
+    bool tooDeep = false; // Error: nesting beyond kMaxJsonDepth, not malformed text
+    // The first repeated key of an event in this chunk (offset of its opening quote), if any.
+    size_t firstDuplicateOffset = SIZE_MAX;
+    std::string firstDuplicateKey;
 
     const StringPool& pool() const { return strings ? *strings : *sharedStrings; }
     size_t poolSize() const { return strings ? strings->size() : stringCount; }

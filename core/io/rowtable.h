@@ -35,12 +35,16 @@ public:
             if (r.pid == pid && r.tid == tid) break;
             i = (i + 1) & (m_slots.size() - 1);
         }
+        uint32_t row;
         if (m_slots[i] == 0) {
             m_rows.push_back(Row{pid, tid, {}});
-            m_slots[i] = uint32_t(m_rows.size());
+            row = uint32_t(m_rows.size() - 1);
+            m_slots[i] = row + 1;
+            // grow() rehashes: slot i means nothing afterwards, so the row id is taken before.
             if (m_rows.size() * 2 > m_slots.size()) grow();
+        } else {
+            row = m_slots[i] - 1;
         }
-        const uint32_t row = m_slots[i] - 1;
         c = CacheEntry{pid, tid, row + 1};
         return row;
     }

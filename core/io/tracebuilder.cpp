@@ -7,12 +7,14 @@
 #include "util/hash.h"
 #include "util/largeallocator.h"
 #include "util/nearsort.h"
+#include "util/textescape.h"
 
 #include <algorithm>
 #include <atomic>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
+#include <unordered_map>
 
 namespace ks {
 
@@ -104,8 +106,9 @@ struct TraceBuilder::Impl {
     std::vector<TrackStage> stages; // by TrackId
     Column<FlowEnd> flowEnds;
     std::vector<PendingMeta> metas;
-    std::map<uint32_t, std::vector<OpenB>> openB; // by row
-    Column<MemoryEvent> memory;                   // becomes the trace's column when already in time order
+    std::map<uint32_t, std::vector<OpenB>> openB;          // by row
+    std::unordered_map<std::string, size_t> topLevelIndex; // key -> index in the metadata entries
+    Column<MemoryEvent> memory; // becomes the trace's column when already in time order
     LargeVector<PendingCounter> counterSamples;
 
     uint64_t unmatchedE = 0;
@@ -563,20 +566,35 @@ void TraceBuilder::addTopLevel(std::string_view key, std::string_view rawValue)
     std::string canon;
     canonicalJson(rawValue, canon);
     TraceMetadata& md = d->trace.metadata();
-    try {
-        const auto j = nlohmann::json::parse(canon);
-        if (key == "schemaVersion" && j.is_number_integer())
-            md.schemaVersion = j.get<int64_t>();
-        else if (key == "baseTimeNanoseconds" && j.is_number_integer())
-            md.baseTimeNs = j.get<int64_t>();
-        else if (key == "displayTimeUnit" && j.is_string())
-            md.displayTimeUnit = j.get<std::string>();
-        else if (key == "traceName" && j.is_string())
-            md.traceName = j.get<std::string>();
-    } catch (const std::exception&) {
-        // Unparseable metadata stays as text.
+    const bool known = key == "schemaVersion" || key == "baseTimeNanoseconds" || key == "displayTimeUnit" ||
+                       key == "traceName";
+    if (known) {
+        // A repeated key's last value counts (as with Python's json), usable or not.
+        if (key == "schemaVersion") md.schemaVersion.reset();
+        if (key == "baseTimeNanoseconds") md.baseTimeNs.reset();
+        if (key == "displayTimeUnit") md.displayTimeUnit.clear();
+        if (key == "traceName") md.traceName.clear();
+        try {
+            const auto j = nlohmann::json::parse(canon);
+            if (key == "schemaVersion" && j.is_number_integer())
+                md.schemaVersion = j.get<int64_t>();
+            else if (key == "baseTimeNanoseconds" && j.is_number_integer())
+                md.baseTimeNs = j.get<int64_t>();
+            else if (key == "displayTimeUnit" && j.is_string())
+                md.displayTimeUnit = j.get<std::string>();
+            else if (key == "traceName" && j.is_string())
+                md.traceName = j.get<std::string>();
+        } catch (const std::exception&) {
+            // Unparseable metadata stays as text.
+        }
     }
-    md.set(std::string(key), std::move(canon));
+    // TraceMetadata::set searches linearly; a file of millions of top-level keys must not make
+    // loading quadratic, so the builder keeps its own index of where each key went.
+    const auto [it, added] = d->topLevelIndex.try_emplace(std::string(key), md.entries.size());
+    if (added)
+        md.entries.emplace_back(std::string(key), std::move(canon));
+    else
+        md.entries[it->second].second = std::move(canon);
 }
 
 void TraceBuilder::finish(unsigned threads)
@@ -624,8 +642,8 @@ std::vector<std::string> TraceBuilder::warnings() const
     add(d->unmatchedB, "'B' events had no matching 'E' and were ended at the last time on their row");
     for (int c = 0; c < 128; ++c)
         if (d->unsupported[c])
-            add(d->unsupported[c],
-                std::string("events of phase '") + char(c) + "' are not supported and were skipped");
+            add(d->unsupported[c], "events of phase '" + escapeText(std::string(1, char(c))) +
+                                       "' are not supported and were skipped");
     return w;
 }
 

@@ -8,6 +8,7 @@
 #include "io/jsonscan.h"
 #include "io/nvprofreader.h"
 #include "io/tracebuilder.h"
+#include "util/textescape.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace ks {
@@ -74,6 +76,9 @@ private:
     void addParsed(const std::string& text, uint64_t offset, ChunkResult& r, bool last);
     void finishTail();
     std::string positionText(uint64_t streamOffset);
+    void noteDuplicates(const ChunkResult& r, uint64_t textOffset);
+    void noteTopLevelKey(std::string_view key, uint64_t quoteOffset);
+    std::string tooDeepMessage(uint64_t streamOffset);
 
     std::unique_ptr<ByteSource> m_source;
     LoadOptions m_options;
@@ -121,6 +126,14 @@ private:
     bool m_arrayClosed = false;
     std::string m_tail;
     uint64_t m_tailOffset = 0;
+
+    // Repeated keys: in events (counted by the parsers) and in the top-level object.
+    uint64_t m_firstDuplicateAt = UINT64_MAX;
+    std::string m_firstDuplicateKey;
+    std::set<std::string, std::less<>> m_topKeys;
+    uint64_t m_topDuplicates = 0;
+    uint64_t m_firstTopDuplicateAt = 0;
+    std::string m_firstTopDuplicateKey;
 
     Clock::time_point m_lastProgress{};
     std::unique_ptr<EventParser> m_recoveryParser;
@@ -183,12 +196,23 @@ bool Loader::scanHead()
     ++pos;
     bool expectComma = false;
     std::vector<std::string> keys;
+    uint64_t tooDeepAt = UINT64_MAX;
     while (true) {
         const MemberScan r =
             scanMembers(m_head, pos, expectComma, [&](std::string_view k, std::string_view v) {
+                if (tooDeepAt != UINT64_MAX) return;
+                if (const size_t at = findTooDeep(v, kMaxJsonDepth - 1); at != std::string_view::npos) {
+                    tooDeepAt = uint64_t(v.data() + at - m_head.data());
+                    return;
+                }
                 keys.emplace_back(k);
+                noteTopLevelKey(k, uint64_t(k.data() - 1 - m_head.data()));
                 m_builder->addTopLevel(k, v);
             });
+        if (tooDeepAt != UINT64_MAX) {
+            fail(tooDeepMessage(tooDeepAt));
+            return false;
+        }
         if (r == MemberScan::EventsStart) {
             m_carry = m_head.substr(pos);
             m_carryOffset = pos;
@@ -198,7 +222,7 @@ bool Loader::scanHead()
         if (r == MemberScan::Done) {
             std::string list;
             for (size_t i = 0; i < keys.size() && i < 8; ++i)
-                list += (i ? ", " : "") + keys[i];
+                list += (i ? ", " : "") + escapeText(keys[i]);
             fail("not a trace: the JSON object has no \"traceEvents\" array" +
                  (keys.empty() ? std::string(" (it is empty)") : " (its keys: " + list + ")"));
             return false;
@@ -363,10 +387,12 @@ void Loader::handleResult(Chunk& chunk, ChunkResult& result)
     }
     switch (result.status) {
     case ChunkResult::Status::Ok:
+        noteDuplicates(result, chunk.streamOffset);
         m_builder->addChunk(result);
         if (chunk.last) m_truncated = true; // the array never closed
         return;
     case ChunkResult::Status::ArrayClosed:
+        noteDuplicates(result, chunk.streamOffset);
         m_builder->addChunk(result);
         m_arrayClosed = true;
         m_tailOffset = chunk.streamOffset + result.arrayEnd;
@@ -391,8 +417,27 @@ void Loader::parseText(const std::string& text, ChunkResult& out)
     m_recoveryParser->parse(buffer.data(), text.size(), buffer.size(), out);
 }
 
+void Loader::noteDuplicates(const ChunkResult& r, uint64_t textOffset)
+{
+    if (r.firstDuplicateOffset == SIZE_MAX || m_firstDuplicateAt != UINT64_MAX) return;
+    m_firstDuplicateAt = textOffset + r.firstDuplicateOffset;
+    m_firstDuplicateKey = r.firstDuplicateKey;
+}
+
+// Python's json keeps the last value of a repeated key; so does TraceMetadata::set (the reader's
+// own "traceEvents" is the exception: the first array is read, a later one ignored with a warning).
+void Loader::noteTopLevelKey(std::string_view key, uint64_t quoteOffset)
+{
+    if (m_topKeys.insert(std::string(key)).second) return;
+    if (m_topDuplicates++ == 0) {
+        m_firstTopDuplicateAt = quoteOffset;
+        m_firstTopDuplicateKey = key;
+    }
+}
+
 void Loader::addParsed(const std::string& text, uint64_t offset, ChunkResult& r, bool last)
 {
+    noteDuplicates(r, offset);
     m_builder->addChunk(r);
     if (r.status == ChunkResult::Status::ArrayClosed) {
         m_arrayClosed = true;
@@ -409,6 +454,7 @@ void Loader::addParsed(const std::string& text, uint64_t offset, ChunkResult& r,
 void Loader::recover(Chunk& chunk, ChunkResult& failed)
 {
     failed.status = ChunkResult::Status::Ok;
+    noteDuplicates(failed, chunk.streamOffset);
     m_builder->addChunk(failed);
     // goodEnd is the token after the last good event: a comma, unless that is where the JSON broke.
     size_t skip = failed.goodEnd;
@@ -445,6 +491,7 @@ void Loader::recover(Chunk& chunk, ChunkResult& failed)
     }
     const size_t errorAt = r.errorOffset;
     const std::string message = r.error;
+    const bool tooDeep = r.tooDeep;
 
     SanitizeReport report;
     std::string repaired = sanitizeJson(rest, report);
@@ -476,7 +523,14 @@ void Loader::recover(Chunk& chunk, ChunkResult& failed)
             }
         }
     }
-    fail("malformed JSON " + positionText(restOffset + errorAt) + ": " + message);
+    fail(std::string(tooDeep ? "JSON nested too deeply " : "malformed JSON ") +
+         positionText(restOffset + errorAt) + ": " + message);
+}
+
+std::string Loader::tooDeepMessage(uint64_t streamOffset)
+{
+    return "JSON nested too deeply " + positionText(streamOffset) + ": arrays and objects nested more than " +
+           std::to_string(kMaxJsonDepth) + " deep";
 }
 
 std::string Loader::positionText(uint64_t streamOffset)
@@ -530,9 +584,20 @@ void Loader::finishTail()
     }
     size_t pos = 0;
     bool expectComma = true;
+    uint64_t tooDeepAt = UINT64_MAX;
     const MemberScan r = scanMembers(m_tail, pos, expectComma, [&](std::string_view k, std::string_view v) {
-        if (k != "traceEvents") m_builder->addTopLevel(k, v);
+        if (tooDeepAt != UINT64_MAX || k == "traceEvents") return;
+        if (const size_t at = findTooDeep(v, kMaxJsonDepth - 1); at != std::string_view::npos) {
+            tooDeepAt = m_tailOffset + uint64_t(v.data() + at - m_tail.data());
+            return;
+        }
+        noteTopLevelKey(k, m_tailOffset + uint64_t(k.data() - 1 - m_tail.data()));
+        m_builder->addTopLevel(k, v);
     });
+    if (tooDeepAt != UINT64_MAX) {
+        fail(tooDeepMessage(tooDeepAt));
+        return;
+    }
     if (r == MemberScan::NeedMore)
         m_truncated = true; // the end of the top-level object is missing
     else if (r == MemberScan::Malformed)
@@ -617,6 +682,10 @@ LoadResult Loader::run()
     }
     try {
         if (m_arrayClosed) finishTail();
+        if (!m_error.empty()) {
+            result.error = m_error;
+            return result;
+        }
         const ParseCounters& pc = m_builder->counters();
         if (m_source->truncatedInput())
             m_truncated = true; // even when the text is complete, its checksum is missing
@@ -651,6 +720,18 @@ LoadResult Loader::run()
 
         for (auto& w : m_builder->warnings())
             m_warnings.push_back(std::move(w));
+        if (pc.duplicateKeys)
+            m_warnings.push_back(std::to_string(pc.duplicateKeys) +
+                                 " keys were repeated within an event; the last value of each was used, as "
+                                 "Python's json does (first: \"" +
+                                 escapeText(m_firstDuplicateKey) + "\" " + positionText(m_firstDuplicateAt) +
+                                 ")");
+        if (m_topDuplicates)
+            m_warnings.push_back(
+                std::to_string(m_topDuplicates) +
+                " top-level keys were repeated; the last value of each was used, as Python's "
+                "json does (first: \"" +
+                escapeText(m_firstTopDuplicateKey) + "\" " + positionText(m_firstTopDuplicateAt) + ")");
         if (pc.events == 0) m_warnings.push_back("the trace holds no events");
         if (m_truncated) m_warnings.insert(m_warnings.begin(), truncation);
     } catch (const std::exception& e) {

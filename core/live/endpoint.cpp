@@ -2,13 +2,18 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <mutex>
+#include <string_view>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ks::live {
 
@@ -66,16 +71,95 @@ bool fillAddress(const std::string& path, sockaddr_un& addr, std::string& error)
 
 } // namespace
 
-std::string privateSocketDir(std::string& error)
+std::string privateSocketDir(std::string& error, std::string* warning)
 {
     std::string ignored;
     if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg && *xdg == '/') {
         const std::string dir = std::string(xdg) + "/kinetoscope";
         if (safeDir(dir, ignored)) return dir;
     }
-    const std::string dir = "/tmp/kinetoscope-" + std::to_string(::getuid());
-    if (safeDir(dir, error)) return dir;
-    return {};
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string base = tmp && *tmp == '/' ? std::string(tmp) : std::string("/tmp");
+    const std::string dir = base + "/kinetoscope-" + std::to_string(::getuid());
+    std::string why;
+    if (safeDir(dir, why)) return dir;
+
+    // Someone else's directory (or a symlink) sits where ours goes: sessions must not be blocked by
+    // it, nor use it. A fresh one made by mkdtemp is ours and 0700 by construction.
+    static std::mutex mutex;
+    static std::string fallback, fallbackFor;
+    std::lock_guard lock(mutex);
+    std::string again;
+    if (fallbackFor == dir && safeDir(fallback, again)) return fallback;
+    std::string tmpl = dir + "-XXXXXX";
+    if (!::mkdtemp(tmpl.data())) {
+        error = why + "; and no private directory could be made instead: " + std::strerror(errno);
+        return {};
+    }
+    fallback = tmpl;
+    fallbackFor = dir;
+    if (warning) *warning = why + ": using " + fallback + " instead";
+    return fallback;
+}
+
+namespace {
+
+bool processGone(const std::string& digits)
+{
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+    const long pid = std::atol(digits.c_str());
+    return pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
+
+void removeTree(const std::string& dir)
+{
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name != "." && name != "..") ::unlink((dir + "/" + name).c_str());
+        }
+        ::closedir(d);
+    }
+    ::rmdir(dir.c_str());
+}
+
+} // namespace
+
+int removeStaleSessionFiles(const std::string& dir)
+{
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return 0;
+    std::vector<std::string> names;
+    while (dirent* e = ::readdir(d))
+        names.emplace_back(e->d_name);
+    ::closedir(d);
+    int removed = 0;
+    for (const std::string& name : names) {
+        const std::string path = dir + "/" + name;
+        struct stat st;
+        if (::lstat(path.c_str(), &st) != 0 || st.st_uid != ::getuid()) continue;
+        constexpr std::string_view kSock = ".sock", kWindows = "windows-";
+        if (S_ISSOCK(st.st_mode) && name.size() > kSock.size() &&
+            name.compare(name.size() - kSock.size(), kSock.size(), kSock) == 0) {
+            // <tag>-<pid>-<n>.sock
+            const std::string stem = name.substr(0, name.size() - kSock.size());
+            const size_t n = stem.rfind('-');
+            const size_t p = n == std::string::npos || n == 0 ? std::string::npos : stem.rfind('-', n - 1);
+            if (p != std::string::npos && processGone(stem.substr(p + 1, n - p - 1)) &&
+                ::unlink(path.c_str()) == 0)
+                ++removed;
+        } else if (S_ISDIR(st.st_mode) && name.rfind(kWindows, 0) == 0) {
+            // windows-<pid>-XXXXXX
+            const size_t end = name.find('-', kWindows.size());
+            if (end != std::string::npos &&
+                processGone(name.substr(kWindows.size(), end - kWindows.size()))) {
+                removeTree(path);
+                ++removed;
+            }
+        }
+    }
+    return removed;
 }
 
 std::string newEndpointPath(const std::string& tag, std::string& error)
@@ -113,13 +197,18 @@ int listenUnix(const std::string& path, std::string& error)
     return fd;
 }
 
-int acceptPeer(int listenFd, int& peerPid, std::string& error)
+int acceptPeer(int listenFd, int& peerPid, std::string& error, bool* resourceError)
 {
     error.clear();
+    if (resourceError) *resourceError = false;
     const int fd = ::accept4(listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
-        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
-            error = sysError("accept failed", errno);
+        const int err = errno;
+        if (err != EAGAIN && err != EWOULDBLOCK && err != EINTR && err != ECONNABORTED)
+            error = sysError("accept failed", err);
+        // Any other failure of accept() itself (EMFILE, ENFILE, ENOBUFS, ENOMEM...) leaves the
+        // connection queued.
+        if (resourceError) *resourceError = !error.empty();
         return -1;
     }
     ucred cred{};

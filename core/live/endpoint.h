@@ -8,9 +8,17 @@
 
 namespace ks::live {
 
-// $XDG_RUNTIME_DIR/kinetoscope when that is usable, else /tmp/kinetoscope-<uid>; created if
-// missing. Empty with a reason when the directory exists but is not safe (wrong owner or mode).
-std::string privateSocketDir(std::string& error);
+// $XDG_RUNTIME_DIR/kinetoscope when that is usable, else $TMPDIR/kinetoscope-<uid> (TMPDIR
+// defaulting to /tmp); created if missing. When that one is not safe (a symlink, another user's,
+// open to others and not ours to fix: left there by someone else, or planted), a fresh private
+// directory $TMPDIR/kinetoscope-<uid>-XXXXXX is made instead (the same one for the rest of the
+// process) and warning says so. Empty with a reason only when no safe directory can be had.
+std::string privateSocketDir(std::string& error, std::string* warning = nullptr);
+
+// Removes what sessions killed without cleaning up left in dir: their sockets
+// ("<tag>-<pid>-<n>.sock") and window directories ("windows-<pid>-XXXXXX") whose process is gone.
+// Returns how many were removed.
+int removeStaleSessionFiles(const std::string& dir);
 
 // A fresh socket path in the private directory ("<dir>/<tag>-<pid>-<n>.sock").
 std::string newEndpointPath(const std::string& tag, std::string& error);
@@ -21,7 +29,9 @@ int listenUnix(const std::string& path, std::string& error);
 
 // Accepts one pending connection. Returns the fd (non-blocking, close-on-exec), or -1: with an
 // empty error when nothing was pending, else why it was refused (another user's process...).
-int acceptPeer(int listenFd, int& peerPid, std::string& error);
+// resourceError is set when accept() itself failed (EMFILE, ENFILE, ENOBUFS, ENOMEM...): the
+// connection is still pending and retrying at once would only spin.
+int acceptPeer(int listenFd, int& peerPid, std::string& error, bool* resourceError = nullptr);
 
 // Connects to a session socket (blocking, close-on-exec). -1 with a reason on failure.
 int connectUnix(const std::string& path, std::string& error);

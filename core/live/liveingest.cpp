@@ -1,7 +1,9 @@
 #include "live/liveingest.h"
 
 #include "io/tracereader.h"
+#include "live/windowfile.h"
 #include "live/windowmerge.h"
+#include "live/wirestrings.h"
 #include "record/clock.h"
 #include "record/recordtypes.h"
 
@@ -19,6 +21,28 @@ using record::RecordType;
 constexpr uint64_t kSliceBytes = 64;
 constexpr uint64_t kOtherBytes = 48;
 constexpr uint32_t kMaxStringId = 1u << 26;
+// An error about a window stays one line whatever the target named or the file held (paths and
+// JSON keys are quoted in messages): control characters become \xNN.
+std::string oneLine(const std::string& text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (u >= 0x20 && u != 0x7f) {
+            out += ch;
+            continue;
+        }
+        static const char* hex = "0123456789abcdef";
+        out += "\\x";
+        out += hex[u >> 4];
+        out += hex[u & 15];
+    }
+    return out;
+}
+
+// Bookkeeping per string or payload kept (table entry, hash node), on top of its text.
+constexpr uint64_t kStringBytes = 32;
 
 } // namespace
 
@@ -33,7 +57,8 @@ struct LiveIngest::ThreadState {
 struct LiveIngest::Conn {
     ConnectionInfo info;
     ProcessId process;
-    std::vector<StringId> strings; // by wire id
+    WireStrings strings;
+    // Texts not yet parsed (dropped once parsed into payloadArgs).
     std::unordered_map<uint64_t, std::string> payloads;
     std::unordered_map<uint64_t, ArgsRef> payloadArgs;
     std::unordered_map<uint64_t, std::unique_ptr<ThreadState>> threads;
@@ -48,9 +73,7 @@ struct LiveIngest::Conn {
             out = StringPool::kEmpty;
             return true;
         }
-        if (id >= strings.size() || !strings[id].valid()) return false;
-        out = strings[id];
-        return true;
+        return strings.find(id, out);
     }
 };
 
@@ -168,8 +191,15 @@ bool LiveIngest::apply(ConnId id, const Frame& f, std::string& error)
                 error = "strings frame: id " + std::to_string(sid) + " is out of range";
                 return false;
             }
-            if (sid >= c.strings.size()) c.strings.resize(size_t(sid) + 1024, StringId());
-            c.strings[sid] = m_trace.strings().intern(text);
+            // String tables count against the budget; beyond it, names are not kept (the events
+            // using them are over the budget too) and show as "(over budget)".
+            if (overBudget()) {
+                if (!c.strings.refusing()) c.strings.refuse(m_trace.strings().intern("(over budget)"));
+                m_counters.overBudgetBytes += text.size();
+                continue;
+            }
+            c.strings.define(sid, m_trace.strings().intern(text));
+            m_approxBytes += text.size() + kStringBytes;
         }
         return true;
     }
@@ -186,7 +216,15 @@ bool LiveIngest::apply(ConnId id, const Frame& f, std::string& error)
         uint64_t pid;
         std::string_view json;
         if (!decodePayload(f.payload, pid, json, error)) return false;
-        c.payloads[pid] = std::string(json);
+        // Kept until parsed, and counted against the budget: beyond it, args are not kept.
+        if (overBudget()) {
+            m_counters.overBudgetBytes += json.size();
+            return true;
+        }
+        auto [it, fresh] = c.payloads.try_emplace(pid);
+        if (!fresh) m_approxBytes -= std::min<uint64_t>(m_approxBytes, it->second.size());
+        it->second = std::string(json);
+        m_approxBytes += json.size() + kStringBytes;
         return true;
     }
     case FrameType::Events:
@@ -204,8 +242,8 @@ bool LiveIngest::apply(ConnId id, const Frame& f, std::string& error)
             m_trace.track(c.steps).hasSortIndex = true;
         }
         const std::string name = "ProfilerStep#" + std::to_string(s.number);
-        const SliceRef ref =
-            m_tracks.appendClosed(c.steps, start, end - start, m_trace.strings().intern(name), m_catUser, {});
+        const SliceRef ref = m_tracks.appendClosed(c.steps, start, liveDuration(start, end),
+                                                   m_trace.strings().intern(name), m_catUser, {});
         if (ref.valid()) m_trace.steps().push_back(Step{s.number, start, end, ref});
         ++m_counters.steps;
         StepArrival a;
@@ -291,6 +329,10 @@ ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation)
                 }
             }
             c.payloadArgs.emplace(payload, parsed);
+            m_approxBytes += kStringBytes;
+            // The parsed args are what is kept; the text would only sit there (its bytes stay
+            // counted: the args hold about as much).
+            if (text != c.payloads.end()) c.payloads.erase(text);
         }
     }
     if (correlation == 0) return parsed;
@@ -405,7 +447,7 @@ bool LiveIngest::applyEvents(Conn& c, std::string_view payload, std::string& err
             const TimeNs end = toTrace(int64_t(r.a));
             const TimeNs start = toTrace(r.timeNs);
             if (m_tracks
-                    .appendClosed(ts.track, start, std::max<TimeNs>(0, end - start), name, m_catUser,
+                    .appendClosed(ts.track, start, liveDuration(start, end), name, m_catUser,
                                   argsFor(c, 0, r.b))
                     .valid())
                 ++m_counters.slices;
@@ -435,15 +477,15 @@ void LiveIngest::memory(Conn& c, ThreadState& ts, const WireRecord& r, TimeNs t)
     const auto key = std::make_tuple(device.first, device.second, r.a);
     if (r.type == uint8_t(RecordType::Alloc)) {
         c.allocations[key] = bytes;
-        total += bytes;
+        total = addSaturated(total, bytes);
     } else {
         auto it = c.allocations.find(key);
         if (it != c.allocations.end()) {
             if (bytes == 0) bytes = it->second;
             c.allocations.erase(it);
         }
-        total -= bytes;
-        bytes = -bytes;
+        bytes = negateSaturated(bytes);
+        total = addSaturated(total, bytes);
     }
     MemoryEvent e;
     e.ts = t;
@@ -496,13 +538,22 @@ bool LiveIngest::applyWindow(Conn& c, std::string_view payload, std::string& err
     place.hostProcess = c.process;
     place.monoToTrace = m_monoToTrace;
     place.liveBaseNs = m_baseNs;
-    const WindowMergeResult res = mergeWindow(m_trace, m_tracks, m_shard, w, place);
-    if (w.removeAfter && !m_windowDir.empty() && w.path.rfind(m_windowDir + "/", 0) == 0 &&
-        w.path.find("/../") == std::string::npos)
-        ::unlink(w.path.c_str());
+    // Only a regular file inside the session's window directory is read (and removed): a target
+    // naming a FIFO, a device or someone else's file gets a one-line error for that window.
+    std::string resolved, why;
+    const int fd = openWindowFile(w.path, m_windowDir, resolved, why);
+    if (fd < 0) {
+        ++m_counters.windowErrors;
+        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, oneLine(why)});
+        return true;
+    }
+    const WindowMergeResult res =
+        mergeWindow(m_trace, m_tracks, m_shard, w, place, "/proc/self/fd/" + std::to_string(fd));
+    ::close(fd);
+    if (w.removeAfter) ::unlink(resolved.c_str());
     if (!res.ok) {
         ++m_counters.windowErrors;
-        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, res.error});
+        m_logs.push_back(LogLine{c.info.pid, LogLevel::Error, oneLine(res.error)});
         return true; // a bad file is the window's problem, not the stream's
     }
     ++m_counters.windows;
@@ -617,7 +668,7 @@ bool LiveIngest::applyDevice(Conn& c, std::string_view payload, std::string& err
         }
         const ArgsRef args = m_shard.finish();
         const TimeNs start = toTrace(a.startNs);
-        const TimeNs dur = std::max<TimeNs>(0, a.endNs - a.startNs);
+        const TimeNs dur = liveDuration(start, toTrace(a.endNs));
         TrackId track;
         if (onDevice) {
             const ProcessId p = m_trace.findOrAddProcess(RowKey::fromNumber(a.device), ProcessKind::Gpu);

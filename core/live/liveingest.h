@@ -2,6 +2,7 @@
 
 #include "live/frames.h"
 #include "live/framestream.h"
+#include "live/livetime.h"
 #include "live/livetracks.h"
 #include "model/trace.h"
 
@@ -24,8 +25,9 @@ struct IngestCounters {
     uint64_t windowErrors = 0;
     uint64_t senderDropped = 0; // dropped in the targets (their last stats, summed)
     uint64_t gaps = 0;
-    uint64_t late = 0;       // slices that went to a "(late)" row
-    uint64_t overBudget = 0; // events not kept because the session reached its memory budget
+    uint64_t late = 0;            // slices that went to a "(late)" row
+    uint64_t overBudget = 0;      // events not kept because the session reached its memory budget
+    uint64_t overBudgetBytes = 0; // string and payload bytes not kept (over the budget)
 };
 
 // A step as it reached the model, for the step strip and the latency report.
@@ -72,7 +74,8 @@ public:
     explicit LiveIngest(Trace& trace, std::string traceName = "live session");
     ~LiveIngest();
 
-    TimeNs toTrace(int64_t monoNs) const { return monoNs + m_monoToTrace; }
+    // Clamped to ±2^61 ns (live/livetime.h): targets may send any int64.
+    TimeNs toTrace(int64_t monoNs) const { return addLiveTime(monoNs, m_monoToTrace); }
     int64_t monoToTrace() const { return m_monoToTrace; }
     int64_t baseNs() const { return m_baseNs; }
 

@@ -28,6 +28,8 @@ constexpr int64_t kExitGraceNs = 3'000'000'000;
 constexpr size_t kReadPerTurn = 8u << 20;
 constexpr size_t kMaxOutputLines = 50000;
 constexpr size_t kMaxLineBytes = 64 * 1024;
+constexpr int64_t kAcceptBackoffMinNs = 50'000'000;
+constexpr int64_t kAcceptBackoffMaxNs = 1'000'000'000;
 
 int64_t nowNs()
 {
@@ -123,16 +125,20 @@ bool LiveSession::openEndpoint(std::string& error)
         error = "this session has already started";
         return false;
     }
+    std::string warning;
+    const std::string dir = privateSocketDir(error, &warning);
+    if (dir.empty()) return false;
+    if (!warning.empty()) note(warning, LogLevel::Warning);
+    // Sessions killed with SIGKILL leave their socket and window directory behind.
+    if (const int stale = removeStaleSessionFiles(dir))
+        note("removed " + std::to_string(stale) + " leftovers of ended sessions from " + dir);
     m_endpoint = newEndpointPath("session", error);
     if (m_endpoint.empty()) return false;
     m_listenFd = listenUnix(m_endpoint, error);
     if (m_listenFd < 0) return false;
-    std::string dirError;
-    const std::string dir = privateSocketDir(dirError);
-    if (!dir.empty()) {
-        std::string tmpl = dir + "/windows-XXXXXX";
-        if (::mkdtemp(tmpl.data())) m_windowDir = tmpl;
-    }
+    // The pid in the name lets a later session tell a dead session's directory from a live one's.
+    std::string tmpl = dir + "/windows-" + std::to_string(::getpid()) + "-XXXXXX";
+    if (::mkdtemp(tmpl.data())) m_windowDir = tmpl;
     m_ingest->setWindowDir(m_windowDir);
     std::lock_guard lock(m_stateMutex);
     m_status.endpoint = m_endpoint;
@@ -269,7 +275,9 @@ void LiveSession::run()
     int64_t nextSample = nowNs();
     while (true) {
         std::vector<pollfd> fds;
-        if (m_listenFd >= 0) fds.push_back({m_listenFd, POLLIN, 0});
+        // While accept() is out of resources a pending connection keeps the socket readable: leave
+        // it out of the poll, or the loop would spin.
+        if (m_listenFd >= 0 && nowNs() >= m_acceptPausedUntil) fds.push_back({m_listenFd, POLLIN, 0});
         if (m_child && m_child->stdoutFd() >= 0) fds.push_back({m_child->stdoutFd(), POLLIN, 0});
         if (m_child && m_child->stderrFd() >= 0) fds.push_back({m_child->stderrFd(), POLLIN, 0});
         for (auto& c : m_conns)
@@ -279,7 +287,7 @@ void LiveSession::run()
         const int64_t now = nowNs();
         {
             std::lock_guard lock(m_ingestMutex);
-            acceptAll();
+            if (now >= m_acceptPausedUntil) acceptAll();
             for (size_t i = 0; i < m_conns.size(); ++i)
                 if (m_conns[i]->open) readConn(*m_conns[i]);
             if (m_child && m_child->stdoutFd() >= 0 &&
@@ -349,17 +357,41 @@ void LiveSession::publish()
     }
 }
 
+void LiveSession::noteAcceptFailures()
+{
+    if (m_acceptFailures == 0) return;
+    note(m_acceptError + " (" + std::to_string(m_acceptFailures) +
+             (m_acceptFailures == 1 ? " time" : " times") + " in all; new connections waited meanwhile)",
+         LogLevel::Warning);
+    m_acceptFailures = 0;
+}
+
 void LiveSession::acceptAll()
 {
     while (m_listenFd >= 0) {
         int peer = 0;
         std::string why;
-        const int fd = acceptPeer(m_listenFd, peer, why);
+        bool outOfResources = false;
+        const int fd = acceptPeer(m_listenFd, peer, why, &outOfResources);
+        if (fd < 0 && outOfResources) {
+            // Typically EMFILE: the connection stays queued. Existing connections go on being
+            // served; new ones are retried after a pause (a tight retry loop would only spin).
+            if (m_acceptFailures++ == 0)
+                note(why + ": new connections wait until descriptors are free (retrying with back-off)",
+                     LogLevel::Warning);
+            m_acceptError = why;
+            m_acceptBackoffNs =
+                std::clamp<int64_t>(m_acceptBackoffNs * 2, kAcceptBackoffMinNs, kAcceptBackoffMaxNs);
+            m_acceptPausedUntil = nowNs() + m_acceptBackoffNs;
+            return;
+        }
         if (fd < 0) {
-            if (!why.empty()) note(why, LogLevel::Warning);
             if (why.empty()) return;
+            note(why, LogLevel::Warning);
             continue;
         }
+        m_acceptBackoffNs = 0;
+        noteAcceptFailures();
         auto c = std::make_unique<Conn>();
         c->fd = fd;
         c->peerPid = peer;
@@ -518,6 +550,7 @@ void LiveSession::escalateStop(int64_t now)
 
 void LiveSession::finish()
 {
+    noteAcceptFailures();
     {
         std::lock_guard lock(m_ingestMutex);
         for (auto& c : m_conns)

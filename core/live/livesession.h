@@ -105,6 +105,7 @@ private:
     bool openEndpoint(std::string& error);
     void run();
     void acceptAll();
+    void noteAcceptFailures();
     void readConn(Conn& c);
     void closeConn(Conn& c, const std::string& why, bool error);
     // False at end of output.
@@ -145,6 +146,12 @@ private:
     int m_interruptMs = 5000;
     int m_terminateMs = 5000;
     uint64_t m_bytes = 0;
+    // accept() out of resources (EMFILE...): the listening socket rests until then, with a back-off
+    // that doubles up to a second; failures are counted and logged once, with the count at the end.
+    int64_t m_acceptPausedUntil = 0;
+    int64_t m_acceptBackoffNs = 0;
+    uint64_t m_acceptFailures = 0;
+    std::string m_acceptError;
 };
 
 } // namespace ks::live

@@ -1,17 +1,18 @@
 #include "live/streamsender.h"
 
 #include "live/endpoint.h"
+#include "live/senderenv.h"
 #include "record/api.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
@@ -27,26 +28,6 @@ using Item = std::variant<StepFrame, LogFrame, Info, WindowFrame, Device>;
 
 // Records per events frame: 256 KiB frames keep the viewer's decode steps short.
 constexpr uint32_t kRecordsPerFrame = 8192;
-
-std::string selfComm()
-{
-    std::ifstream f("/proc/self/comm");
-    std::string s;
-    std::getline(f, s);
-    return s;
-}
-
-std::string hostName()
-{
-    char buf[256] = {};
-    if (::gethostname(buf, sizeof buf - 1) != 0) return {};
-    return buf;
-}
-
-uint64_t currentTid()
-{
-    return uint64_t(::syscall(SYS_gettid));
-}
 
 } // namespace
 
@@ -146,6 +127,8 @@ bool StreamSender::start(const SenderOptions& options, std::string& error)
 
     auto s = std::make_unique<State>();
     s->options = options;
+    if (s->options.memoryCapBytes == 0) s->options.memoryCapBytes = memoryCapFromEnvironment();
+    s->options.maxPendingBytes = std::min(s->options.maxPendingBytes, s->options.memoryCapBytes / 8);
     s->fd = fd;
     record::Clock::initialize();
     HelloFrame hello;
@@ -166,6 +149,7 @@ bool StreamSender::start(const SenderOptions& options, std::string& error)
         return false;
     }
     record::Recorder& rec = record::Recorder::instance();
+    record::ChunkPool::instance().setLimit(s->options.memoryCapBytes / 4);
     if (!rec.active()) {
         rec.discardAll();
         rec.setActive(true);
@@ -195,6 +179,7 @@ void StreamSender::stop(int32_t reason)
     s->fd = -1;
     s->running = false;
     if (s->enabledRecording) record::Recorder::instance().setActive(false);
+    record::ChunkPool::instance().setLimit(0);
 }
 
 bool StreamSender::active() const
@@ -425,7 +410,23 @@ void StreamSender::encodeRecords(State* s)
     bool dropping = false;
     for (const record::ThreadRecords& t : threads) {
         size_t i = 0;
-        while (i < t.records.size()) {
+        size_t mark = 0; // next of t.drops
+        const size_t total = t.records.size();
+        while (i < total || mark < t.drops.size()) {
+            if (mark < t.drops.size() && t.drops[mark].index <= i) {
+                // The thread dropped these itself (its buffers were full): say how many and where.
+                GapFrame g;
+                g.tid = t.tid;
+                const int64_t now = int64_t(record::Clock::monotonicNs());
+                g.fromNs = i > 0 ? record::Clock::toNs(ticksAt(t.records, i - 1)) : now;
+                g.toNs = i < total ? record::Clock::toNs(ticksAt(t.records, i)) : now;
+                if (g.toNs < g.fromNs) g.toNs = g.fromNs;
+                g.dropped = t.drops[mark].count;
+                s->eventsDropped += g.dropped;
+                encodeGap(s->out, g);
+                ++mark;
+                continue;
+            }
             if (s->pending() > s->options.maxPendingBytes) {
                 // The viewer is behind: drop the rest of what this drain holds, and say where, so
                 // ranges cut by the gap end there instead of swallowing what follows.
@@ -434,8 +435,10 @@ void StreamSender::encodeRecords(State* s)
                 GapFrame g;
                 g.tid = t.tid;
                 g.fromNs = record::Clock::toNs(ticksAt(t.records, i));
-                g.toNs = record::Clock::toNs(ticksAt(t.records, t.records.size() - 1));
-                g.dropped = t.records.size() - i;
+                g.toNs = record::Clock::toNs(ticksAt(t.records, total - 1));
+                g.dropped = total - i;
+                for (size_t m = mark; m < t.drops.size(); ++m)
+                    g.dropped += t.drops[m].count;
                 s->eventsDropped += g.dropped;
                 encodeGap(s->out, g);
                 break;
@@ -445,7 +448,8 @@ void StreamSender::encodeRecords(State* s)
                 s->threadNames[t.tid] = t.name;
                 encodeThread(s->out, t.tid, t.name);
             }
-            const size_t n = std::min<size_t>(kRecordsPerFrame, t.records.size() - i);
+            size_t n = std::min<size_t>(kRecordsPerFrame, total - i);
+            if (mark < t.drops.size()) n = std::min(n, t.drops[mark].index - i);
             s->scratch.resize(n);
             size_t sent = 0;
             for (size_t k = 0; k < n; ++k) {

@@ -22,6 +22,12 @@ struct SenderOptions {
     int flushMs = 10;                  // drain period while the recorder is busy or idle
     size_t maxPendingBytes = 32 << 20; // unsent bytes above which new event batches are dropped
     size_t maxControlItems = 65536;    // queued steps/logs/windows above which they are dropped
+    // Hard cap on what recording and sending hold (docs/live-protocol.md, "Memory cap"): 0 takes
+    // KINETOSCOPE_LIVE_MAX_MB from the environment, else kDefaultMemoryCap. A quarter of it for
+    // undrained records, a quarter for the drained copy being encoded, an eighth for unsent frames
+    // (which also lowers maxPendingBytes).
+    size_t memoryCapBytes = 0;
+    static constexpr size_t kDefaultMemoryCap = size_t(64) << 20;
 };
 
 // The sending side of a live session, in the profiled process: a background thread drains the
@@ -29,7 +35,9 @@ struct SenderOptions {
 // ticks into monotonic ns, defines strings and threads once, and writes frames to the session
 // socket without ever blocking the program's threads. When the viewer falls behind, unsent bytes
 // pile up to maxPendingBytes; after that whole drained batches are dropped and counted, and a gap
-// frame per thread tells the viewer where.
+// frame per thread tells the viewer where. When the program records faster than this thread can
+// drain and encode, the recorder's buffers stop growing at their share of memoryCapBytes and the
+// recording threads drop records (counted exactly, sent as gap frames too).
 //
 // Steps, log lines, window files and device activities are queued from any thread and sent on the
 // next wake-up (the thread is woken at once, so a step reaches the viewer within a millisecond or

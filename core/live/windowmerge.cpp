@@ -1,6 +1,7 @@
 #include "live/windowmerge.h"
 
 #include "io/tracereader.h"
+#include "live/livetime.h"
 
 #include <algorithm>
 #include <map>
@@ -26,6 +27,13 @@ bool profilerStepLabel(std::string_view name, int64_t& label)
     return true;
 }
 
+// A slice's name; empty for a slice without one (the reader keeps an "X" event that has no name
+// with an invalid name id, which the string pool must not be asked for).
+std::string_view nameOf(const Trace& w, StringId id)
+{
+    return id.valid() ? w.str(id) : std::string_view();
+}
+
 // Window time + delta = live time.
 bool windowDelta(const Trace& w, const WindowFrame& frame, const WindowPlacement& place, int64_t& delta,
                  std::string& how)
@@ -46,9 +54,11 @@ bool windowDelta(const Trace& w, const WindowFrame& frame, const WindowPlacement
         const SliceTrack& st = tr.slices;
         for (size_t r = 0; r < st.size(); ++r) {
             int64_t label;
-            if (!profilerStepLabel(w.str(st.name(r)), label)) continue;
+            if (!profilerStepLabel(nameOf(w, st.name(r)), label)) continue;
             auto it = anchors.find(label);
-            if (it != anchors.end()) deltas.push_back(it->second + place.monoToTrace - st.start(r));
+            if (it != anchors.end())
+                deltas.push_back(
+                    addLiveTime(addLiveTime(it->second, place.monoToTrace), -clampLiveTime(st.start(r))));
         }
     }
     if (!deltas.empty()) {
@@ -70,7 +80,7 @@ bool windowDelta(const Trace& w, const WindowFrame& frame, const WindowPlacement
     }
     if (frame.startNs > 0) {
         // The legacy profiler counts from its own start, which is when the window started.
-        delta = frame.startNs + place.monoToTrace - w.startTime();
+        delta = addLiveTime(addLiveTime(frame.startNs, place.monoToTrace), -clampLiveTime(w.startTime()));
         how = "start";
         return true;
     }
@@ -151,8 +161,8 @@ private:
         rows.assign(st.size(), SliceRef{});
         for (size_t r = 0; r < st.size(); ++r) {
             int64_t label;
-            if (profilerStepLabel(m_w.str(st.name(r)), label)) continue;
-            const TimeNs start = st.start(r) + m_delta;
+            if (profilerStepLabel(nameOf(m_w, st.name(r)), label)) continue;
+            const TimeNs start = addLiveTime(st.start(r), m_delta);
             const TimeNs dur = st.end(r) - st.start(r);
             rows[r] = m_tracks.appendClosed(dst, start, dur, str(st.name(r)), cat(st.category(r)),
                                             args(st.args(r)));
@@ -164,7 +174,7 @@ private:
         }
         for (size_t k = 0; k < src.instants.size(); ++k) {
             InstantEvent e = src.instants[k];
-            e.ts += m_delta;
+            e.ts = addLiveTime(e.ts, m_delta);
             e.name = str(e.name);
             e.category = cat(e.category);
             e.args = args(e.args);
@@ -190,8 +200,8 @@ private:
             f.fromRow = from.index;
             f.toTrack = to.track;
             f.toRow = to.index;
-            f.fromTs += m_delta;
-            f.toTs += m_delta;
+            f.fromTs = addLiveTime(f.fromTs, m_delta);
+            f.toTs = addLiveTime(f.toTs, m_delta);
             f.category = str(f.category);
             f.name = str(f.name);
             m_live.flows().push_back(f);
@@ -221,7 +231,7 @@ private:
                 m_trackMap[m.track.value] = dst;
             }
             m.track = dst;
-            m.ts += m_delta;
+            m.ts = addLiveTime(m.ts, m_delta);
             m.name = str(m.name);
             m.category = cat(m.category);
             m.args = args(m.args);
@@ -237,7 +247,7 @@ private:
             const ProcessId p = processFor(m_w.process(c.process()));
             CounterTrack& dst = m_live.counter(m_live.findOrAddCounter(p, str(c.name()), str(c.series())));
             for (size_t k = 0; k < c.size(); ++k) {
-                const TimeNs t = c.ts(k) + m_delta;
+                const TimeNs t = addLiveTime(c.ts(k), m_delta);
                 if (dst.size() && t < dst.ts(dst.size() - 1)) continue;
                 dst.append(t, c.value(k));
                 ++res.events;
@@ -260,12 +270,12 @@ private:
 } // namespace
 
 WindowMergeResult mergeWindow(Trace& live, LiveTracks& tracks, ArgShard& shard, const WindowFrame& window,
-                              const WindowPlacement& placement)
+                              const WindowPlacement& placement, const std::string& readPath)
 {
     WindowMergeResult res;
     LoadOptions lo;
     lo.threads = 1; // the ingest thread must not take every core from the target
-    LoadResult r = loadTraceFile(window.path, lo);
+    LoadResult r = loadTraceFile(readPath.empty() ? window.path : readPath, lo);
     if (!r.ok()) {
         res.error = "cannot read window " + window.path + ": " + r.error;
         return res;

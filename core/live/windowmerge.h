@@ -31,7 +31,9 @@ struct WindowMergeResult {
 // the session's time axis by its ProfilerStep#N slices (paired with the anchors the target sent),
 // else by the file's own epoch times, else by the window's start time. Its ProfilerStep slices
 // are left out: the session's own step row already shows the steps.
+// readPath, when given, is what is read (an already opened and checked file, /proc/self/fd/N);
+// messages still name window.path.
 WindowMergeResult mergeWindow(Trace& live, LiveTracks& tracks, ArgShard& shard, const WindowFrame& window,
-                              const WindowPlacement& placement);
+                              const WindowPlacement& placement, const std::string& readPath = {});
 
 } // namespace ks::live

@@ -110,9 +110,9 @@ std::vector<ThreadRecords> Recorder::drainAll()
 {
     std::vector<ThreadRecords> out;
     drainAll(out);
-    out.erase(
-        std::remove_if(out.begin(), out.end(), [](const ThreadRecords& e) { return e.records.empty(); }),
-        out.end());
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [](const ThreadRecords& e) { return e.records.empty() && e.drops.empty(); }),
+              out.end());
     return out;
 }
 
@@ -127,8 +127,10 @@ void Recorder::drainAll(std::vector<ThreadRecords>& into)
             threads.push_back(t.get());
     }
     // Entries are matched to threads by tid so each keeps its capacity across drains.
-    for (ThreadRecords& tr : into)
+    for (ThreadRecords& tr : into) {
         tr.records.clear();
+        tr.drops.clear();
+    }
     for (ThreadBuffer* t : threads) {
         ThreadRecords* tr = nullptr;
         for (ThreadRecords& e : into)
@@ -142,7 +144,15 @@ void Recorder::drainAll(std::vector<ThreadRecords>& into)
             std::lock_guard lock(m_threadsMutex);
             if (tr->name != t->name()) tr->name = t->name();
         }
-        t->drain(tr->records);
+        // Sized once for what is there, and never grown while draining: growing by doubling would
+        // hold up to twice the records (and both copies while it moves them), which a capped live
+        // stream cannot afford. What the writer adds meanwhile waits for the next drain.
+        const size_t need = t->undrained();
+        if (need > tr->records.capacity()) {
+            std::vector<Record>().swap(tr->records);
+            tr->records.reserve(need + need / 8);
+        }
+        t->drain(tr->records, &tr->drops, std::max<size_t>(tr->records.capacity(), 1));
     }
     std::lock_guard lock(m_threadsMutex);
     for (size_t i = 0; i < m_threads.size();) {
@@ -153,9 +163,10 @@ void Recorder::drainAll(std::vector<ThreadRecords>& into)
     }
     // Threads that are gone and drained leave their (empty) entries behind: drop those.
     if (into.size() > threads.size() + 16)
-        into.erase(std::remove_if(into.begin(), into.end(),
-                                  [](const ThreadRecords& e) { return e.records.empty(); }),
-                   into.end());
+        into.erase(
+            std::remove_if(into.begin(), into.end(),
+                           [](const ThreadRecords& e) { return e.records.empty() && e.drops.empty(); }),
+            into.end());
 }
 
 void Recorder::discardAll()

@@ -20,6 +20,7 @@ struct ThreadRecords {
     uint64_t tid = 0;
     std::string name;
     std::vector<Record> records;
+    std::vector<DropMark> drops; // records the thread dropped (its pool was at its limit), and where
 };
 
 // Process-wide recording state: the on/off switch read by every hot path, the per-thread buffers,

@@ -1,16 +1,18 @@
 #include "util/atomicfile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <random>
-#include <sys/stat.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -37,6 +39,10 @@ bool endsWith(std::string_view s, std::string_view suffix)
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+constexpr std::string_view kTempMarker = ".ks-";
+constexpr std::string_view kTempSuffix = ".tmp";
+constexpr size_t kRandomChars = 8;
+
 std::string randomSuffix()
 {
     // No thread_local generator: this code also runs inside libkinetoscope.so, which may be
@@ -44,11 +50,11 @@ std::string randomSuffix()
     uint64_t bits = 0;
     if (::getrandom(&bits, sizeof bits, GRND_NONBLOCK) != ssize_t(sizeof bits)) {
         static std::atomic<uint64_t> counter{0};
-        bits = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^ (uint64_t(getpid()) << 32) ^
-               (counter.fetch_add(1) * 0x9e3779b97f4a7c15ULL);
+        bits = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+               (uint64_t(getpid()) << 32) ^ (counter.fetch_add(1) * 0x9e3779b97f4a7c15ULL);
     }
     static const char* alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-    std::string s(8, 'x');
+    std::string s(kRandomChars, 'x');
     for (char& c : s) {
         c = alphabet[bits % 36];
         bits /= 36;
@@ -56,7 +62,56 @@ std::string randomSuffix()
     return s;
 }
 
+// The pid in a temporary file name of ours (".<name>.ks-<pid>-<random>.tmp"), or 0.
+pid_t tempOwner(std::string_view name)
+{
+    if (name.size() < 2 || name[0] != '.' || !endsWith(name, kTempSuffix)) return 0;
+    name.remove_suffix(kTempSuffix.size());
+    if (name.size() < kRandomChars + 1 || name[name.size() - kRandomChars - 1] != '-') return 0;
+    for (char c : name.substr(name.size() - kRandomChars))
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return 0;
+    name.remove_suffix(kRandomChars + 1);
+    const size_t marker = name.rfind(kTempMarker);
+    if (marker == std::string_view::npos || marker == 0) return 0;
+    const std::string_view digits = name.substr(marker + kTempMarker.size());
+    if (digits.empty() || digits.size() > 9) return 0;
+    pid_t pid = 0;
+    for (char c : digits) {
+        if (c < '0' || c > '9') return 0;
+        pid = pid * 10 + (c - '0');
+    }
+    return pid;
+}
+
+bool processGone(pid_t pid)
+{
+    // EPERM means it exists under another user: only ESRCH says it is gone.
+    return pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 } // namespace
+
+size_t AtomicFile::removeStaleTemps(const std::string& dir)
+{
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return 0;
+    size_t removed = 0;
+    const time_t now = std::time(nullptr);
+    const uid_t uid = ::geteuid();
+    while (const dirent* e = ::readdir(d)) {
+        const std::string_view name = e->d_name;
+        const pid_t pid = tempOwner(name);
+        if (pid == 0 || pid == ::getpid()) continue;
+        struct stat st {};
+        if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (!S_ISREG(st.st_mode) || st.st_uid != uid || now - st.st_mtime < kStaleTempSeconds) continue;
+        // Checked last: a pid can be reused, but then the file is merely kept.
+        if (!processGone(pid)) continue;
+        if (::unlinkat(::dirfd(d), e->d_name, 0) == 0) ++removed;
+    }
+    ::closedir(d);
+    return removed;
+}
 
 struct AtomicFile::Gzip {
     z_stream z{};
@@ -148,8 +203,10 @@ bool AtomicFile::open()
     // O_EXCL with a fresh random name instead of mkstemp: the file gets 0666 minus the umask, the
     // mode an ordinary new file would have, without touching the process-wide umask.
     int err = 0;
+    const std::string prefix =
+        dir + "/." + base + std::string(kTempMarker) + std::to_string(::getpid()) + "-";
     for (int attempt = 0; attempt < 100; ++attempt) {
-        std::string temp = dir + "/." + base + "." + randomSuffix() + ".tmp";
+        std::string temp = prefix + randomSuffix() + std::string(kTempSuffix);
         const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             m_fd = fd;
@@ -160,6 +217,7 @@ bool AtomicFile::open()
         if (err != EEXIST) break;
     }
     if (m_fd < 0) return fail("cannot create a temporary file in " + dir + " to write " + m_path, err);
+    removeStaleTemps(dir);
     // Replacing a file keeps its permissions (a private 0600 trace stays private).
     if (exists && S_ISREG(st.st_mode) && ::fchmod(m_fd, st.st_mode & 07777) != 0)
         return fail("cannot set the permissions of " + m_tempPath, errno);

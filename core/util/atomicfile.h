@@ -14,6 +14,11 @@ namespace ks {
 // Python's gzip module writes). A replaced file keeps its permission bits; a symlink target is
 // written through (the file it points to is replaced, the link stays).
 //
+// The temporary file is ".<name>.ks-<pid>-<random>.tmp". A process killed mid-write (kill -9, OOM)
+// cannot remove it, so open() removes such leftovers from the directory it writes to: files named
+// that way, owned by this user, untouched for an hour, whose pid no longer exists. A file of a live
+// process, or of someone else's program, is never touched.
+//
 // Used by every exporter (traces, tables, memory timelines, recordings). Not thread-safe.
 class AtomicFile {
 public:
@@ -55,6 +60,11 @@ public:
     bool compressed() const;
     // The temporary file's path while open (for tests and diagnostics).
     const std::string& tempPath() const { return m_tempPath; }
+
+    // Leftovers of killed writers older than this are removed when a file is opened in their directory.
+    static constexpr int kStaleTempSeconds = 3600;
+    // Removes them from dir now; returns how many were removed (for tests and diagnostics).
+    static size_t removeStaleTemps(const std::string& dir);
     // One line: what failed, on which file, and the system's reason.
     const std::string& error() const { return m_error; }
     // Bytes handed to write() and bytes that reached the file (equal unless compressed).

@@ -6,18 +6,23 @@ namespace ks {
 
 void IntervalSet::normalize()
 {
-    if (m_normal) return;
-    if (!m_sorted) std::sort(m_items.begin(), m_items.end());
-    size_t out = 0;
-    for (size_t i = 0; i < m_items.size(); ++i) {
+    if (m_pending.empty()) return;
+    std::sort(m_pending.begin(), m_pending.end());
+    std::vector<Interval> merged;
+    merged.reserve(m_items.size() + m_pending.size());
+    size_t i = 0, j = 0;
+    while (i < m_items.size() || j < m_pending.size()) {
+        const Interval& next = j == m_pending.size() || (i < m_items.size() && m_items[i] <= m_pending[j])
+                                   ? m_items[i++]
+                                   : m_pending[j++];
         // Touching intervals merge too: [a, b) and [b, c) cover [a, c) without a gap.
-        if (out > 0 && m_items[i].first <= m_items[out - 1].second)
-            m_items[out - 1].second = std::max(m_items[out - 1].second, m_items[i].second);
+        if (!merged.empty() && next.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, next.second);
         else
-            m_items[out++] = m_items[i];
+            merged.push_back(next);
     }
-    m_items.resize(out);
-    m_normal = m_sorted = true;
+    m_items.swap(merged);
+    m_pending.clear();
 }
 
 int64_t IntervalSet::length() const
@@ -42,11 +47,8 @@ int64_t IntervalSet::lengthIn(int64_t start, int64_t end) const
 IntervalSet IntervalSet::united(const IntervalSet& other) const
 {
     IntervalSet out;
-    out.m_items.reserve(m_items.size() + other.m_items.size());
-    std::merge(m_items.begin(), m_items.end(), other.m_items.begin(), other.m_items.end(),
-               std::back_inserter(out.m_items));
-    out.m_normal = false;
-    out.m_sorted = true;
+    out.m_items = m_items;
+    out.m_pending = other.m_items;
     out.normalize();
     return out;
 }
@@ -102,6 +104,7 @@ IntervalSet IntervalSet::complementIn(int64_t start, int64_t end) const
 {
     IntervalSet whole;
     whole.add(start, end);
+    whole.normalize();
     return whole.subtracted(*this);
 }
 

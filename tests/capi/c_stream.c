@@ -3,7 +3,8 @@
  *   ranges STEPS     per step: a "train_step" range holding "forward"/"backward" ranges, a counter,
  *                    an allocation and its free, a worker thread's ranges; then ks_stream_step()
  *   latency STEPS MS steps of MS milliseconds each (a busy range), for step latency
- *   flood SECONDS RATE  ranges at RATE events/s (0: as fast as possible) for SECONDS
+ *   flood SECONDS RATE  ranges at RATE events/s (0: as fast as possible) for SECONDS, then the
+ *                    count generated and the peak RSS
  *   slow             one short step every 20 ms until killed (kill -9 tests)
  * Prints "step N" after each step and "sent N dropped M" at the end. */
 #include "kinetoscope.h"
@@ -78,6 +79,16 @@ static int run_latency(int steps, double ms)
     return 0;
 }
 
+/* The process's peak resident memory so far (VmHWM), for the memory cap test. */
+static void print_peak_rss(void)
+{
+    FILE* f = fopen("/proc/self/status", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) printf("peak rss %ld KiB\n", atol(line + 6));
+    if (f) fclose(f);
+}
+
 static int run_flood(double seconds, double rate)
 {
     uint32_t name = ks_intern("flood");
@@ -99,6 +110,7 @@ static int run_flood(double seconds, double rate)
         if (rate > 0) sleep_ms(0.5);
     }
     printf("generated %llu events in %.3f s\n", (unsigned long long)events, (ks_now_ns() - start) / 1e9);
+    print_peak_rss();
     return 0;
 }
 

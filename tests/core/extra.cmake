@@ -12,7 +12,7 @@ set_target_properties(tst_stackcapture PROPERTIES ENABLE_EXPORTS ON)
 # The memory export test reads back the gzip files it writes.
 target_link_libraries(tst_memoryexport PRIVATE ZLIB::ZLIB)
 # Reader tests generate synthetic traces with the benchmark generator and gzip them with zlib.
-foreach(t tst_reader_badinput tst_reader_events)
+foreach(t tst_reader_badinput tst_reader_events tst_reader_hardening)
     if(TARGET ${t})
         target_sources(${t} PRIVATE ${CMAKE_SOURCE_DIR}/bench/kinetosynth.cpp)
         target_include_directories(${t} PRIVATE ${CMAKE_SOURCE_DIR}/bench)

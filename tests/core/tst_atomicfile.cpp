@@ -11,6 +11,7 @@
 #include <random>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace ks;
@@ -318,6 +319,53 @@ private slots:
         QVERIFY2(f.error().find("Permission denied") != std::string::npos, f.error().c_str());
         QCOMPARE(readAll(dir + "/out.json"), QByteArray("old"));
         QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+    }
+
+    // kill -9 during an export leaves the temporary file behind. The next write to that directory
+    // removes such leftovers, but only ours (the name pattern, this user), only old ones, and only
+    // when the pid the name records is gone.
+    void staleTempFilesOfDeadWritersAreRemoved()
+    {
+        const QString dir = freshDir();
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(0);
+        QVERIFY(child > 0);
+        QCOMPARE(::waitpid(child, nullptr, 0), child);
+        const QString dead = QString::number(child);
+        const QString alive = QString::number(::getppid());
+        auto make = [&](const QString& name, bool old) {
+            writeFile(dir + "/" + name, "partial");
+            if (old) {
+                const struct timespec times[2] = {{::time(nullptr) - 2 * 3600, 0},
+                                                  {::time(nullptr) - 2 * 3600, 0}};
+                QCOMPARE(::utimensat(AT_FDCWD, QFile::encodeName(dir + "/" + name).constData(), times, 0), 0);
+            }
+        };
+        make(".trace.json.ks-" + dead + "-abcd1234.tmp", true);    // removed
+        make(".other.json.gz.ks-" + dead + "-zz99zz99.tmp", true); // removed: any target in the dir
+        make(".recent.json.ks-" + dead + "-abcd1234.tmp", false);  // kept: may still be written
+        make(".live.json.ks-" + alive + "-abcd1234.tmp", true);    // kept: its writer runs
+        make(".foreign.json.abcd1234.tmp", true);                  // kept: no pid, maybe not ours
+        make(".odd.json.ks-" + dead + "-ABCD1234.tmp", true);      // kept: not our random part
+        make("visible.ks-" + dead + "-abcd1234.tmp", true);        // kept: not a hidden temp name
+        QVERIFY(QDir().mkpath(dir + "/.dir.json.ks-" + dead + "-abcd1234.tmp")); // kept: a directory
+
+        AtomicFile f((dir + "/out.json").toStdString());
+        QVERIFY2(f.open(), f.error().c_str());
+        // Our own temporary file records our pid, so others can tell whether we still run.
+        QVERIFY2(f.tempPath().find(".out.json.ks-" + std::to_string(::getpid()) + "-") != std::string::npos,
+                 f.tempPath().c_str());
+        QVERIFY(f.write("new"));
+        QVERIFY2(f.commit(), f.error().c_str());
+        QStringList expected{
+            ".dir.json.ks-" + dead + "-abcd1234.tmp",    ".foreign.json.abcd1234.tmp",
+            ".live.json.ks-" + alive + "-abcd1234.tmp",  ".odd.json.ks-" + dead + "-ABCD1234.tmp",
+            ".recent.json.ks-" + dead + "-abcd1234.tmp", "out.json",
+            "visible.ks-" + dead + "-abcd1234.tmp"};
+        QStringList got = entriesOf(dir);
+        got.sort();
+        expected.sort();
+        QCOMPARE(got, expected);
     }
 };
 

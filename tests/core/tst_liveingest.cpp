@@ -222,9 +222,10 @@ private slots:
         };
         std::string b;
         encodeStrings(b, {{4, "[memory]"}, {5, "Addr"}, {6, "Bytes"}});
-        encodeDevice(b, {alloc(100, 4096, record::DeviceActivity::Backend::Cuda),
-                         alloc(200, -4096, record::DeviceActivity::Backend::Cuda),
-                         alloc(300, 512, record::DeviceActivity::Backend::Xpu)},
+        encodeDevice(b,
+                     {alloc(100, 4096, record::DeviceActivity::Backend::Cuda),
+                      alloc(200, -4096, record::DeviceActivity::Backend::Cuda),
+                      alloc(300, 512, record::DeviceActivity::Backend::Xpu)},
                      intern);
         QCOMPARE(feed(in, c, b), std::string());
         const auto& m = t.memoryEvents();
@@ -243,7 +244,8 @@ private slots:
     {
         Trace t;
         LiveIngest in(t);
-        in.setBudget(64 * 10); // about ten slices
+        // About ten slices, on top of the hello's four strings (their text and 32 bytes each count too).
+        in.setBudget(64 * 10 + 22 + 4 * 32);
         const auto c = in.open(1);
         feed(in, c, hello());
         std::vector<WireRecord> r;

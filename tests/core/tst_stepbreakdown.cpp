@@ -21,21 +21,27 @@ private slots:
         a.add(0, 5);
         a.add(18, 30);
         a.add(5, 7);   // touches [0, 5): one interval
-        a.add(40, 40); // empty: ignored
+        a.add(40, 40); // zero length: kept (it bounds a span) but covers nothing
+        a.add(45, 44); // inverted: ignored
         a.normalize();
-        QCOMPARE(a.items().size(), size_t(2));
+        QCOMPARE(a.items().size(), size_t(3));
         QCOMPARE(a.items()[0], IntervalSet::Interval(0, 7));
         QCOMPARE(a.items()[1], IntervalSet::Interval(10, 30));
         QCOMPARE(a.length(), int64_t(27));
+        a.add(31, 33); // later additions merge into the normalized set
+        a.add(29, 31);
+        a.normalize();
+        QCOMPARE(a.items()[1], IntervalSet::Interval(10, 33));
+        QCOMPARE(a.length(), int64_t(30));
         QCOMPARE(a.lengthIn(5, 12), int64_t(4));
         IntervalSet b({{3, 12}, {25, 50}});
-        QCOMPARE(a.intersected(b).length(), int64_t(4 + 2 + 5));
+        QCOMPARE(a.intersected(b).length(), int64_t(4 + 2 + 8));
         const IntervalSet d = a.subtracted(b);
         QCOMPARE(d.items().size(), size_t(2));
         QCOMPARE(d.items()[0], IntervalSet::Interval(0, 3));
         QCOMPARE(d.items()[1], IntervalSet::Interval(12, 25));
         QCOMPARE(a.united(b).length(), int64_t(50));
-        QCOMPARE(a.complementIn(0, 40).length(), int64_t(3 + 10));
+        QCOMPARE(a.complementIn(0, 40).length(), int64_t(3 + 7));
         QCOMPARE(a.clipped(6, 11).length(), int64_t(2));
     }
 
@@ -87,6 +93,19 @@ private slots:
         QCOMPARE(s.overlap, us(5));
         QCOMPARE(s.otherThanComm, us(100 + 5 - 25 - 25));
         QCOMPARE(b.averageTotal, double(us(100)));
+
+        // A range chosen on the timeline is broken down as one step: [20, 50) holds the runtime
+        // call's first 5 µs, the kernel's 20 and the memcpy's last 5.
+        StepBreakdownAnalysis::Options sel;
+        sel.spanStart = us(20);
+        sel.spanEnd = us(50);
+        const StepBreakdown r = StepBreakdownAnalysis(*t, links).compute(sel);
+        QVERIFY(r.selection);
+        QCOMPARE(r.steps.size(), size_t(1));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Runtime)], us(5));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Kernel)], us(20));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Memcpy)], us(5));
+        QCOMPARE(r.steps[0].cost[size_t(StepCategory::Other)], TimeNs(0));
     }
 
     // GPU steps: a step ends with the last kernel it launched and the next starts there; device work

@@ -59,7 +59,7 @@ private slots:
         QCOMPARE(proxy.index(0, AllocationTableModel::FreedAt).data().toString(),
                  QStringLiteral("alive at end"));
         QCOMPARE(proxy.index(1, AllocationTableModel::Lifetime).data().toString(),
-                 QStringLiteral("43.000 µs"));
+                 QStringLiteral("43.0 µs"));
         proxy.setText(QStringLiteral("EMPTY"));
         QCOMPARE(proxy.rowCount(), 1);
         proxy.setText(QString());

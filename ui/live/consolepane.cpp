@@ -1,5 +1,7 @@
 #include "live/consolepane.h"
 
+#include "util/theme.h"
+
 #include <QFontDatabase>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -33,11 +35,12 @@ void ConsolePane::append(const std::vector<live::OutputLine>& lines)
     c.movePosition(QTextCursor::End);
     c.beginEditBlock();
     QTextCharFormat plain, err, note, target, warn;
-    plain.setForeground(QColor(0x1d, 0x1f, 0x22));
-    err.setForeground(QColor(0xa3, 0x24, 0x24));
-    note.setForeground(QColor(0x6b, 0x73, 0x80));
-    target.setForeground(QColor(0x1a, 0x5f, 0xd0));
-    warn.setForeground(QColor(0xb0, 0x5a, 0x00));
+    const Palette& pal = Theme::palette();
+    plain.setForeground(pal.text);
+    err.setForeground(pal.error);
+    note.setForeground(pal.mutedText);
+    target.setForeground(pal.link);
+    warn.setForeground(pal.warning);
     bool first = document()->isEmpty();
     // Lines beyond the limit would be dropped at once: do not lay them out.
     const size_t start = lines.size() > size_t(kMaxLines) ? lines.size() - size_t(kMaxLines) : 0;

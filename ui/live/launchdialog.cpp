@@ -2,6 +2,7 @@
 
 #include "live/childprocess.h"
 #include "live/launchenv.h"
+#include "util/theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -124,7 +125,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
     form->addRow(QStringLiteral("Schedule"), m_scheduleRow);
 
     m_message = new QLabel(this);
-    m_message->setStyleSheet(QStringLiteral("color: #b3261e"));
+    followTheme(m_message, [](const Palette& p) { return QStringLiteral("color: %1").arg(p.error.name()); });
     m_message->setWordWrap(true);
     m_message->hide();
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -148,15 +149,6 @@ void LaunchDialog::updateModeWidgets()
     m_scheduleRow->setEnabled(windows);
     m_memory->setEnabled(windows);
     m_stack->setEnabled(windows);
-}
-
-void LaunchDialog::setRequest(const QString& interpreter, const QString& script, const QString& arguments,
-                              const QString& workdir)
-{
-    m_interpreter->setText(interpreter);
-    m_script->setText(script);
-    m_arguments->setText(arguments);
-    m_workdir->setText(workdir);
 }
 
 live::LaunchRequest LaunchDialog::request() const

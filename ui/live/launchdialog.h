@@ -24,9 +24,6 @@ public:
 
     // The launch as entered (resources are filled in by the caller).
     live::LaunchRequest request() const;
-    // Fills the fields (tests, "run again").
-    void setRequest(const QString& interpreter, const QString& script, const QString& arguments,
-                    const QString& workdir);
     // Checks the fields; empty when the launch can go ahead.
     QString validate() const;
 

@@ -4,10 +4,7 @@
 #include "io/tracewriter.h"
 #include "live/launchenv.h"
 #include "live/livesessionpanel.h"
-#include "mainwindow/mainwindow.h"
-#include "timeline/timelineview.h"
 
-#include <QDockWidget>
 #include <QFileInfo>
 #include <mutex>
 
@@ -35,7 +32,7 @@ live::LiveResources liveResources()
     return resourcesSlot();
 }
 
-LiveController::LiveController(MainWindow* window) : QObject(window), m_window(window)
+LiveController::LiveController(QObject* parent) : QObject(parent)
 {
     m_doc = std::make_shared<TraceDocument>();
     m_doc->trace = std::make_unique<Trace>();
@@ -49,6 +46,8 @@ LiveController::~LiveController()
     m_analysisJobs.cancel();
     // The session (its thread writes into the document's trace) goes before the document.
     m_session.reset();
+    // Nobody took the panel over (the session ended before a window docked it).
+    if (m_panel && !m_panel->parent()) delete m_panel.data();
 }
 
 bool LiveController::launch(live::LaunchRequest request, QString& error)
@@ -84,29 +83,16 @@ bool LiveController::listen(QString& error)
 
 void LiveController::begin()
 {
-    m_panel = new LiveSessionPanel(m_window);
-    m_dock = new QDockWidget(QStringLiteral("Live session"), m_window);
-    m_dock->setObjectName(QStringLiteral("liveDock"));
-    m_dock->setWidget(m_panel);
-    m_window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
-    // The session shares the bottom with the analysis tables, in front of them while it runs.
-    if (auto* analysis = m_window->findChild<QDockWidget*>(QStringLiteral("analysisDock")))
-        m_window->tabifyDockWidget(analysis, m_dock);
-    m_dock->show();
-    m_dock->raise();
-    m_window->resizeDocks({m_dock}, {300}, Qt::Vertical);
+    m_panel = new LiveSessionPanel;
     connect(m_panel, &LiveSessionPanel::stopRequested, this, &LiveController::stop);
-    connect(m_panel, &LiveSessionPanel::followToggled, m_window->timeline(), &TimelineView::setFollow);
-    connect(m_window->timeline(), &TimelineView::followChanged, m_panel, &LiveSessionPanel::setFollow);
-    connect(m_panel, &LiveSessionPanel::stepActivated, this, [this](qint64 s, qint64 e) {
-        TimelineView* tl = m_window->timeline();
-        tl->setFollow(false);
-        const TimeNs margin = std::max<TimeNs>((e - s) / 20, 100);
-        tl->setWindow(TimeWindow{s - margin, e + margin});
-    });
     m_sinceAnalysis.start();
     m_panel->setStatus(m_session->status());
     m_timer.start();
+}
+
+LiveSessionPanel* LiveController::panel() const
+{
+    return m_panel;
 }
 
 bool LiveController::running() const
@@ -171,7 +157,7 @@ void LiveController::tick()
         m_revision = t.revision();
         std::vector<TrackId> grown;
         const bool structure = updateIndexes(grown);
-        m_window->timeline()->documentGrew(grown, structure);
+        emit documentGrew(grown, structure);
     }
     if (status.ended() && !m_ended) {
         m_ended = true;
@@ -207,8 +193,8 @@ void LiveController::analyse(bool final)
             std::vector<TrackId> grown;
             updateIndexes(grown);
             // Memory counters are rebuilt with the analysis: the rows must follow.
-            m_window->timeline()->documentGrew(grown, true);
-            m_window->documentUpdated(final);
+            emit documentGrew(grown, true);
+            emit analysed(final);
             if (final) {
                 m_panel->setStatus(m_session->status());
                 m_panel->appendOutput(m_session->takeOutput());

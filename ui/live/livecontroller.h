@@ -2,19 +2,18 @@
 
 #include "live/livesession.h"
 #include "util/jobtracker.h"
+#include "util/metatypes.h"
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 #include <memory>
 #include <vector>
 
-class QDockWidget;
-
 namespace ks::ui {
 
 class LiveSessionPanel;
-class MainWindow;
 class TraceDocument;
 
 // Resources for launched targets (set once by the application; found next to the executable
@@ -22,17 +21,18 @@ class TraceDocument;
 void setLiveResources(const live::LiveResources& resources);
 live::LiveResources liveResources();
 
-// Runs one live session inside a main window: owns the session and the document whose trace it
-// fills, adds the session panel as a dock, and refreshes the views at most 30 times a second:
-// the LOD index of every track that grew (and only those), the timeline (follow mode), the step
-// strip, the console and the counters. The analysis tables are recomputed in the background every
-// few seconds and once more when the session ends.
+// Runs one live session: owns the session, the document whose trace it fills and the session panel,
+// and refreshes at most 30 times a second: the LOD index of every track that grew (and only those),
+// the step strip, the console and the counters. The analyses are recomputed in the background every
+// few seconds and once more when the session ends. It knows no window: whoever shows the session
+// docks panel() and follows documentGrew() and analysed() (MainWindow, in mainwindowlive.cpp), so
+// the live layer sits below the main window instead of reaching back into it.
 class LiveController : public QObject {
     Q_OBJECT
 public:
     static constexpr int kRefreshMs = 33;
 
-    explicit LiveController(MainWindow* window);
+    explicit LiveController(QObject* parent = nullptr);
     ~LiveController() override; // a running target is stopped (quickly) with the session
 
     bool launch(live::LaunchRequest request, QString& error);
@@ -42,15 +42,20 @@ public:
     bool ended() const { return m_ended; }
 
     std::shared_ptr<TraceDocument> document() const { return m_doc; }
-    LiveSessionPanel* panel() const { return m_panel; }
+    // Created when the session starts, without a parent: the window that shows it takes it over.
+    LiveSessionPanel* panel() const;
     const live::LiveSession* session() const { return m_session.get(); }
     QString title() const { return m_title; }
 
     // Writes everything received so far (pausing ingest while it writes); reports through saved().
     void save(const QString& path);
-    bool isSaving() const { return m_saving; }
 
 signals:
+    // New events arrived: the LOD indexes of `grown` were updated; `structure` when rows must be
+    // rebuilt (new tracks, deeper levels, new counters).
+    void documentGrew(const std::vector<ks::TrackId>& grown, bool structure);
+    // The background analyses were adopted into document(); `final` once the target has ended.
+    void analysed(bool final);
     void refreshed();
     void finished();
     void saved(const QString& path, const QString& error);
@@ -62,12 +67,10 @@ private:
     bool updateIndexes(std::vector<TrackId>& grown);
     void analyse(bool final);
 
-    MainWindow* m_window;
     std::shared_ptr<TraceDocument> m_doc;
     std::shared_ptr<live::LiveSession> m_session; // shared with a save in progress
     QTimer m_timer;
-    QDockWidget* m_dock = nullptr;
-    LiveSessionPanel* m_panel = nullptr;
+    QPointer<LiveSessionPanel> m_panel;
     QString m_title;
     JobTracker m_analysisJobs{this};
     JobTracker m_saveJobs{this};

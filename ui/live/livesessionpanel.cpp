@@ -3,6 +3,7 @@
 #include "live/consolepane.h"
 #include "live/stepstrip.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -21,7 +22,9 @@ LiveSessionPanel::LiveSessionPanel(QWidget* parent) : QWidget(parent)
     m_state->setTextFormat(Qt::RichText);
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_dropped = new QLabel(this);
-    m_dropped->setStyleSheet(QStringLiteral("color: #b3261e; font-weight: bold"));
+    followTheme(m_dropped, [](const Palette& p) {
+        return QStringLiteral("color: %1; font-weight: bold").arg(p.error.name());
+    });
     m_dropped->hide();
     m_follow = new QToolButton(this);
     m_follow->setText(QStringLiteral("Follow"));
@@ -61,25 +64,26 @@ LiveSessionPanel::LiveSessionPanel(QWidget* parent) : QWidget(parent)
 void LiveSessionPanel::setStatus(const live::SessionStatus& s)
 {
     QString state;
-    QString colour = QStringLiteral("#1a7f37");
+    const Palette& pal = Theme::palette();
+    QColor colour = pal.success;
     switch (s.state) {
     case live::SessionStatus::State::Idle:
         state = QStringLiteral("not started");
-        colour = QStringLiteral("#6b7380");
+        colour = pal.mutedText;
         break;
     case live::SessionStatus::State::Running:
         state = s.listening ? QStringLiteral("listening") : QStringLiteral("running");
         break;
     case live::SessionStatus::State::Stopping:
         state = QStringLiteral("stopping");
-        colour = QStringLiteral("#b05a00");
+        colour = pal.warning;
         break;
     case live::SessionStatus::State::Ended:
         state = QStringLiteral("ended");
-        colour = QStringLiteral("#6b7380");
+        colour = pal.mutedText;
         break;
     }
-    QString text = QStringLiteral("<b style='color:%1'>● %2</b>").arg(colour, state);
+    QString text = QStringLiteral("<b style='color:%1'>● %2</b>").arg(colour.name(), state);
     if (s.pid > 0) text += QStringLiteral(" &nbsp;pid %1").arg(s.pid);
     text += QStringLiteral(" &nbsp;·&nbsp; %1 events · %2 steps")
                 .arg(formatCount(s.counters.events + s.counters.windowEvents), formatCount(s.counters.steps));
@@ -89,8 +93,8 @@ void LiveSessionPanel::setStatus(const live::SessionStatus& s)
         text +=
             QStringLiteral(" &nbsp;·&nbsp; target %1").arg(QString::fromStdString(s.exit).toHtmlEscaped());
     if (!s.error.empty())
-        text += QStringLiteral("<br><span style='color:#b3261e'>%1</span>")
-                    .arg(QString::fromStdString(s.error).toHtmlEscaped());
+        text += QStringLiteral("<br><span style='color:%1'>%2</span>")
+                    .arg(pal.error.name(), QString::fromStdString(s.error).toHtmlEscaped());
     m_state->setText(text);
     m_state->setToolTip(
         QString::fromStdString(s.endpoint.empty() ? s.summary() : s.summary() + "\n" + s.endpoint));

@@ -1,6 +1,7 @@
 #include "live/stepstrip.h"
 
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -13,8 +14,6 @@ namespace {
 
 constexpr int kMinBar = 3;
 constexpr int kMaxBar = 16;
-const QColor kBar[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f),
-                       QColor(0xb0, 0x7a, 0xa1)};
 
 double ms(const live::StepArrival& s)
 {
@@ -28,6 +27,7 @@ StepStrip::StepStrip(QWidget* parent) : QWidget(parent)
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(QString());
+    repaintOnThemeChange(this);
 }
 
 void StepStrip::addSteps(const std::vector<live::StepArrival>& steps)
@@ -69,15 +69,16 @@ StepStrip::Layout StepStrip::layout() const
 void StepStrip::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    p.fillRect(rect(), QColor(0xfb, 0xfb, 0xfc));
-    p.setPen(QColor(0xe3, 0xe6, 0xeb));
+    const Palette& pal = Theme::palette();
+    p.fillRect(rect(), pal.base);
+    p.setPen(pal.separator);
     p.drawRect(rect().adjusted(0, 0, -1, -1));
     QFont f = font();
     f.setPixelSize(11);
     p.setFont(f);
     const int n = int(m_steps.size());
     if (n == 0) {
-        p.setPen(QColor(0x7a, 0x82, 0x8e));
+        p.setPen(pal.hintText);
         p.drawText(rect(), Qt::AlignCenter, QStringLiteral("Training steps appear here as they finish"));
         return;
     }
@@ -96,15 +97,16 @@ void StepStrip::paintEvent(QPaintEvent*)
         const int h = std::max(1, int(std::min(v, l.scaleMs) / l.scaleMs * l.plot.height()));
         const int x = l.plot.left() + (i - l.first) * l.barWidth;
         const size_t pi = size_t(std::find(m_pids.begin(), m_pids.end(), s.pid) - m_pids.begin());
-        QColor c = kBar[pi % std::size(kBar)];
+        // One colour per process, so interleaved ranks stay apart.
+        QColor c = pal.series[pi % pal.series.size()];
         if (i == n - 1) c = c.darker(125);
         p.fillRect(QRect(x, l.plot.bottom() - h + 1, l.barWidth - gap, h), c);
-        if (clipped) p.fillRect(QRect(x, l.plot.top() - 3, l.barWidth - gap, 2), QColor(0xd9, 0x4f, 0x4f));
+        if (clipped) p.fillRect(QRect(x, l.plot.top() - 3, l.barWidth - gap, 2), pal.error);
     }
     const int my = l.plot.bottom() - int(median / l.scaleMs * l.plot.height());
-    p.setPen(QPen(QColor(0x25, 0x2a, 0x31, 120), 1, Qt::DashLine));
+    p.setPen(QPen(withAlpha(pal.text, 120), 1, Qt::DashLine));
     p.drawLine(l.plot.left(), my, l.plot.right(), my);
-    p.setPen(QColor(0x25, 0x2a, 0x31));
+    p.setPen(pal.text);
     const live::StepArrival& last = m_steps.back();
     p.drawText(QRect(8, 3, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter,
                QStringLiteral("%1 steps · last #%2: %3 · median %4")

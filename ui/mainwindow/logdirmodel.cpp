@@ -4,9 +4,28 @@
 
 #include <QDateTime>
 
+using namespace Qt::StringLiterals;
+
 namespace ks::ui {
 
-LogdirModel::LogdirModel(QObject* parent) : QAbstractTableModel(parent) {}
+LogdirModel::LogdirModel(QObject* parent) : RowTableModel(parent)
+{
+    using C = Column;
+    using E = const LogdirEntry&;
+    // In ColumnId order.
+    setColumns({
+        C::text(u"Run"_s, u"Sub-directory of the log directory (\".\" for the top level)"_s,
+                [](E e) { return QString::fromStdString(e.run); }),
+        C::text(u"Worker"_s, u"The file name before the span stamp, e.g. worker0"_s,
+                [](E e) { return QString::fromStdString(e.worker); }),
+        C::text(
+            u"Span"_s, u"When tensorboard_trace_handler wrote the trace"_s,
+            [](E e) { return spanText(e.span); }, [](E e) { return QString::fromStdString(e.span); }),
+        C::number(
+            u"Size"_s, u"File size"_s, [](E e) { return formatBytes(double(e.bytes)); },
+            [](E e) { return qulonglong(e.bytes); }),
+    });
+}
 
 void LogdirModel::setEntries(std::vector<LogdirEntry> entries)
 {
@@ -15,18 +34,9 @@ void LogdirModel::setEntries(std::vector<LogdirEntry> entries)
     endResetModel();
 }
 
-int LogdirModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_entries.size());
-}
-int LogdirModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
 QString LogdirModel::spanText(const std::string& span)
 {
-    if (span.empty()) return QStringLiteral("—");
+    if (span.empty()) return u"—"_s;
     bool ok = false;
     const qint64 v = QString::fromStdString(span).toLongLong(&ok);
     if (!ok) return QString::fromStdString(span);
@@ -36,35 +46,15 @@ QString LogdirModel::spanText(const std::string& span)
     else if (span.size() == 13)
         ms = v; // older handlers wrote milliseconds
     if (ms < 0) return QString::fromStdString(span);
-    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm:ss"_s);
 }
 
-QVariant LogdirModel::data(const QModelIndex& index, int role) const
+QVariant LogdirModel::rowData(int row, int role) const
 {
-    if (!index.isValid() || index.row() >= int(m_entries.size()) || index.column() >= ColumnCount) return {};
-    const LogdirEntry& e = m_entries[size_t(index.row())];
-    if (role == PathRole) return QString::fromStdString(e.path);
-    if (role == Qt::ToolTipRole) return QString::fromStdString(e.path);
-    if (role != Qt::DisplayRole) return {};
-    switch (index.column()) {
-    case Run:
-        return QString::fromStdString(e.run);
-    case Worker:
-        return QString::fromStdString(e.worker);
-    case Span:
-        return spanText(e.span);
-    case Size:
-        return formatBytes(double(e.bytes));
-    }
+    // Every cell's tooltip is the file's path.
+    if (role == PathRole || role == Qt::ToolTipRole)
+        return QString::fromStdString(m_entries[size_t(row)].path);
     return {};
-}
-
-QVariant LogdirModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
-        return {};
-    static const char* const names[ColumnCount] = {"Run", "Worker", "Span", "Size"};
-    return QString::fromLatin1(names[section]);
 }
 
 } // namespace ks::ui

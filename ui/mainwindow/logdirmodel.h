@@ -1,30 +1,30 @@
 #pragma once
 
 #include "io/logdir.h"
+#include "util/rowtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <vector>
 
 namespace ks::ui {
 
 // Trace files of a TensorBoard log directory: run, worker, span, size.
-class LogdirModel : public QAbstractTableModel {
+class LogdirModel : public RowTableModel<LogdirEntry> {
     Q_OBJECT
 public:
-    enum Column { Run, Worker, Span, Size, ColumnCount };
-    enum Role { PathRole = Qt::UserRole };
+    enum ColumnId { Run, Worker, Span, Size, ColumnCount };
+    enum Role { PathRole = FirstModelRole };
 
     explicit LogdirModel(QObject* parent = nullptr);
     void setEntries(std::vector<LogdirEntry> entries);
     const std::vector<LogdirEntry>& entries() const { return m_entries; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     // "2021-06-08 09:18:09" for a span stamp in ns or ms since the epoch, else the stamp itself.
     static QString spanText(const std::string& span);
+
+protected:
+    int rowCountOf() const override { return int(m_entries.size()); }
+    const LogdirEntry* rowAt(int r) const override { return &m_entries[size_t(r)]; }
+    QVariant rowData(int row, int role) const override;
 
 private:
     std::vector<LogdirEntry> m_entries;

@@ -9,6 +9,7 @@
 #include "mainwindow/logdirpicker.h"
 #include "mainwindow/recentfiles.h"
 #include "memory/memoryview.h"
+#include "overview/overviewpage.h"
 #include "panels/banner.h"
 #include "panels/detailspanel.h"
 #include "panels/infopanel.h"
@@ -18,6 +19,7 @@
 #include "panels/searchbar.h"
 #include "timeline/timelineview.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -38,6 +40,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ks::ui {
 
@@ -157,6 +160,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             }
         }
     });
+    // The Overview follows the timeline's range selection; its marks show their events or range.
+    connect(m_timeline, &TimelineView::rangeSelected, m_overview,
+            [this](qint64 t0, qint64 t1, std::vector<TrackId>) { m_overview->setScope(t0, t1); });
+    connect(m_timeline, &TimelineView::rangeCleared, m_overview, &OverviewPage::clearScope);
+    connect(m_overview, &OverviewPage::rangeRequested, this, [this](qint64 t0, qint64 t1) {
+        const TimeNs margin = std::max<TimeNs>(1, (t1 - t0) / 40);
+        m_timeline->setWindow(TimeWindow{t0 - margin, t1 + margin});
+    });
+    connect(m_overview, &OverviewPage::eventsRequested, this, &MainWindow::highlightEvents);
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
@@ -173,12 +185,17 @@ QWidget* MainWindow::buildStartPage()
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->addStretch(2);
-    auto* title =
-        new QLabel(QStringLiteral("<div style='font-size:20px;color:#2a2f36'>Kinetoscope</div>"
-                                  "<div style='color:#6b7380;margin-top:6px'>Open a PyTorch profiler trace "
-                                  "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
-                                  "or drop one on this window.</div>"),
-                   page);
+    auto* title = new QLabel(page);
+    auto setTitle = [title] {
+        const Palette& p = Theme::palette();
+        title->setText(QStringLiteral("<div style='font-size:20px;color:%1'>Kinetoscope</div>"
+                                      "<div style='color:%2;margin-top:6px'>Open a PyTorch profiler trace "
+                                      "(.pt.trace.json, .json.gz) or a TensorBoard log directory,<br>"
+                                      "or drop one on this window.</div>")
+                           .arg(p.text.name(), p.mutedText.name()));
+    };
+    setTitle();
+    connect(&Theme::instance(), &Theme::changed, title, setTitle);
     title->setAlignment(Qt::AlignCenter);
     layout->addWidget(title);
     auto* open = new QPushButton(QStringLiteral("Open trace…"), page);
@@ -232,6 +249,8 @@ void MainWindow::buildDocks()
     m_kernels = new KernelPanel(this);
     m_memory = new MemoryView(this);
     m_range = new RangePanel(this);
+    m_overview = new OverviewPage(this);
+    m_analysisTabs->addTab(m_overview, QStringLiteral("Overview"));
     m_analysisTabs->addTab(m_operators, QStringLiteral("Operators"));
     m_analysisTabs->addTab(m_kernels, QStringLiteral("GPU kernels"));
     m_analysisTabs->addTab(m_memory, QStringLiteral("Memory"));
@@ -244,11 +263,6 @@ void MainWindow::buildDocks()
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     resizeDocks({m_detailsDock}, {420}, Qt::Horizontal);
     resizeDocks({m_analysisDock}, {260}, Qt::Vertical);
-}
-
-void MainWindow::addAnalysisTab(QWidget* page, const QString& title)
-{
-    m_analysisTabs->addTab(page, title);
 }
 
 void MainWindow::buildMenus()
@@ -290,6 +304,8 @@ void MainWindow::buildMenus()
     m_viewMenu->addAction(m_detailsDock->toggleViewAction());
     m_viewMenu->addAction(m_infoDock->toggleViewAction());
     m_viewMenu->addAction(m_analysisDock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addMenu(newColorSchemeMenu(m_viewMenu));
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     run->addAction(QStringLiteral("&Launch…"), QKeySequence(QStringLiteral("Ctrl+R")), this,
@@ -428,6 +444,7 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     // never holds the GUI thread for long in one go (the timeline's first frame comes in between).
     QTimer::singleShot(0, this, [this, doc] {
         if (m_doc != doc) return;
+        m_overview->setDocument(m_doc);
         m_kernels->setDocument(m_doc);
         m_operators->setDocument(m_doc);
         QTimer::singleShot(0, this, [this, doc] {
@@ -490,6 +507,23 @@ void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)
             m_timeline->setHighlight(h);
             emit searchFinished(n);
         });
+}
+
+void MainWindow::highlightEvents(const QString& label, const std::vector<SliceRef>& events)
+{
+    if (!m_doc || events.empty()) return;
+    auto h = std::make_shared<Highlight>();
+    h->label = label;
+    h->names.assign(m_doc->trace->strings().size(), 0);
+    for (const SliceRef& r : events)
+        h->names[m_doc->trace->slices(r.track).name(r.index).value] = 1;
+    h->occurrences = events;
+    std::sort(h->occurrences.begin(), h->occurrences.end(), [this](SliceRef a, SliceRef b) {
+        return m_doc->trace->slices(a.track).start(a.index) < m_doc->trace->slices(b.track).start(b.index);
+    });
+    m_highlightOwner = HighlightOwner::Overview;
+    m_timeline->setHighlight(h);
+    m_timeline->nextMatch();
 }
 
 void MainWindow::selectKernel(int kernelIndex)

@@ -30,14 +30,15 @@ class DocumentLoader;
 class TimelineView;
 class DetailsPanel;
 class KernelPanel;
+class OverviewPage;
 class RangePanel;
 class InfoPanel;
 class SearchBar;
 class Banner;
 class LiveController;
 
-// One trace per window: the timeline in the middle, details and trace info on the right, analysis
-// tables (kernels, range aggregate, and later the operator table) below.
+// One trace per window: the timeline in the middle, details and trace info on the right, the
+// analysis tabs (operators, GPU kernels, memory, range aggregate) below.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -55,19 +56,14 @@ public:
     // Whether this window's file counts toward the "reopen last session" list.
     void setSessionTracking(bool track) { m_trackSession = track; }
 
-    // Seam for the operator (key_averages) table and other analysis pages: adds a tab next to the
-    // kernel table in the bottom area. The window does not own any analysis of its own for it; the
-    // page gets the document through documentLoaded().
-    void addAnalysisTab(QWidget* page, const QString& title);
-
     std::shared_ptr<const TraceDocument> document() const { return m_doc; }
     QString path() const;
     TimelineView* timeline() const { return m_timeline; }
     KernelPanel* kernelPanel() const { return m_kernels; }
+    OverviewPage* overviewPage() const { return m_overview; }
     OperatorPanel* operatorPanel() const { return m_operators; }
     MemoryView* memoryView() const { return m_memory; }
     DetailsPanel* detailsPanel() const { return m_details; }
-    RangePanel* rangePanel() const { return m_range; }
     InfoPanel* infoPanel() const { return m_info; }
     SearchBar* searchBar() const { return m_search; }
     Banner* banner() const { return m_banner; }
@@ -85,10 +81,6 @@ public:
     void showLaunchDialog();
     // Saves the shown trace (a live one as it stands) as .pt.trace.json or .json.gz.
     void saveAs(const QString& path);
-    // A live session's analyses were refreshed; `final` once the target has ended. The operator
-    // table follows only then: recomputing it every few seconds would keep dropping the selection.
-    void documentUpdated(bool final);
-    void updateLiveStatus();
 
 signals:
     void documentLoaded(std::shared_ptr<const ks::ui::TraceDocument> document);
@@ -104,7 +96,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
-    enum class HighlightOwner { None, Search, Kernel, Operator };
+    enum class HighlightOwner { None, Search, Kernel, Operator, Overview };
 
     void buildMenus();
     void buildDocks();
@@ -114,6 +106,7 @@ private:
     void startLoad(const QString& file);
     void setDocument(std::shared_ptr<TraceDocument> doc);
     void runSearch(const QString& text, bool regex, bool caseSensitive);
+    void highlightEvents(const QString& label, const std::vector<SliceRef>& events);
     void selectKernel(int kernelIndex);
     void selectOperator(const ks::KeyAverage* row, bool groupedByInputShape);
     void onMatchChanged(int index, int total);
@@ -124,6 +117,11 @@ private:
     void saveAsDialog();
     MainWindow* windowForLive();
     LiveController* startLive(const std::function<bool(LiveController*, QString&)>& start);
+    void dockLivePanel(LiveController* live);
+    // A live session's analyses were refreshed; `final` once the target has ended. The operator
+    // table follows only then: recomputing it every few seconds would keep dropping the selection.
+    void documentUpdated(bool final);
+    void updateLiveStatus();
 
     std::shared_ptr<const TraceDocument> m_doc;
     DocumentLoader* m_loader;
@@ -147,6 +145,7 @@ private:
     DetailsPanel* m_details;
     InfoPanel* m_info;
     KernelPanel* m_kernels;
+    OverviewPage* m_overview;
     OperatorPanel* m_operators;
     MemoryView* m_memory;
     RangePanel* m_range;

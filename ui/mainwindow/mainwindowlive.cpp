@@ -49,6 +49,9 @@ LiveController* MainWindow::startLive(const std::function<bool(LiveController*, 
         return nullptr;
     }
     m_live = live;
+    dockLivePanel(live);
+    connect(live, &LiveController::documentGrew, m_timeline, &TimelineView::documentGrew);
+    connect(live, &LiveController::analysed, this, &MainWindow::documentUpdated);
     setDocument(live->document());
     m_timeline->setFollow(true);
     setWindowTitle(live->title() + QStringLiteral(" — live — Kinetoscope"));
@@ -66,6 +69,27 @@ LiveController* MainWindow::startLive(const std::function<bool(LiveController*, 
     connect(live, &LiveController::saved, this, &MainWindow::traceSaved);
     connect(live->panel(), &LiveSessionPanel::saveRequested, this, &MainWindow::saveAsDialog);
     return live;
+}
+
+void MainWindow::dockLivePanel(LiveController* live)
+{
+    LiveSessionPanel* panel = live->panel();
+    auto* dock = new QDockWidget(QStringLiteral("Live session"), this);
+    dock->setObjectName(QStringLiteral("liveDock"));
+    dock->setWidget(panel);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    // The session shares the bottom with the analysis tables, in front of them while it runs.
+    tabifyDockWidget(m_analysisDock, dock);
+    dock->show();
+    dock->raise();
+    resizeDocks({dock}, {300}, Qt::Vertical);
+    connect(panel, &LiveSessionPanel::followToggled, m_timeline, &TimelineView::setFollow);
+    connect(m_timeline, &TimelineView::followChanged, panel, &LiveSessionPanel::setFollow);
+    connect(panel, &LiveSessionPanel::stepActivated, this, [this](qint64 s, qint64 e) {
+        m_timeline->setFollow(false);
+        const TimeNs margin = std::max<TimeNs>((e - s) / 20, 100);
+        m_timeline->setWindow(TimeWindow{s - margin, e + margin});
+    });
 }
 
 LiveController* MainWindow::launchLive(const live::LaunchRequest& request)

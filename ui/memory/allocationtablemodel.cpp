@@ -1,6 +1,6 @@
 #include "memory/allocationtablemodel.h"
 
-#include "memory/memoryformat.h"
+#include "util/format.h"
 
 #include <QColor>
 #include <algorithm>
@@ -9,9 +9,81 @@
 #include <limits>
 #include <tuple>
 
+using namespace Qt::StringLiterals;
+
 namespace ks {
 
-AllocationTableModel::AllocationTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+
+// Alive blocks sort after every free time.
+qlonglong freeKey(const MemoryAllocation& a)
+{
+    return a.freeTs == kNoTime ? std::numeric_limits<qlonglong>::max() : a.freeTs;
+}
+
+// -1 when the block was allocated before the trace or is still alive.
+qlonglong lifetime(const MemoryAllocation& a)
+{
+    return a.allocTs != kNoTime && a.freeTs != kNoTime ? a.freeTs - a.allocTs : -1;
+}
+
+QString ruleSummary(const MemoryAllocation& a)
+{
+    return QString::fromLatin1(memoryRuleSummary(a.rule));
+}
+
+} // namespace
+
+AllocationTableModel::AllocationTableModel(QObject* parent) : RowTableModel(parent)
+{
+    using C = Column;
+    using A = const MemoryAllocation&;
+    // In ColumnId order. The proxy sorts with lessThan(); sortKey serves other views.
+    setColumns({
+        C::text(
+            tr("Address"), tr("Device address of the block"),
+            [](A a) {
+                if (a.flags & MemoryAllocation::kBaseline) return tr("(untouched baseline)");
+                if (a.flags & MemoryAllocation::kPairedBySize) return tr("(no address)");
+                return u"0x%1"_s.arg(a.addr, 0, 16);
+            },
+            [](A a) { return qulonglong(a.addr); }),
+        C::number(
+            tr("Bytes"), tr("Size of the block"), [](A a) { return ui::formatBytes(double(a.bytes)); },
+            [](A a) { return qlonglong(a.bytes); })
+            .withCellToolTip([](A a) {
+                return a.flags & MemoryAllocation::kSizeMismatch
+                           ? QVariant(tr("freed as %1").arg(ui::formatBytes(double(a.freedBytes))))
+                           : QVariant();
+            }),
+        C::text(
+            tr("Category"), tr("What the block holds, as the rule in the Rule column decided"),
+            [](A a) { return QString::fromLatin1(memoryCategoryName(a.category)); },
+            [](A a) { return int(a.category); })
+            .withCellToolTip(ruleSummary)
+            .withDecoration([](A a) { return QColor::fromRgb(memoryCategoryColor(a.category)); }),
+        // Times on the trace axis read chronologically on the first click, unlike costs.
+        C::number(
+            tr("Allocated at"), tr("When the block was allocated, from the trace start"),
+            [this](A a) { return timeText(a.allocTs, true); }, [](A a) { return qlonglong(a.allocTs); })
+            .withFirstSortOrder(Qt::AscendingOrder),
+        C::text(tr("Allocated by"), tr("The op that was running when the block was allocated"),
+                [this](A a) { return opName(a.allocOp); }),
+        C::number(
+            tr("Freed at"), tr("When the block was freed, from the trace start"),
+            [this](A a) { return timeText(a.freeTs, false); }, freeKey)
+            .withFirstSortOrder(Qt::AscendingOrder),
+        C::text(tr("Freed by"), tr("The op that was running when the block was freed"),
+                [this](A a) { return opName(a.freeOp); }),
+        C::number(
+            tr("Lifetime"), tr("Time from allocation to free"),
+            [](A a) { return lifetime(a) >= 0 ? ui::formatDuration(lifetime(a)) : QString(); }, lifetime),
+        C::text(
+            tr("Rule"), tr("The classification rule that chose the category"),
+            [](A a) { return QString::fromLatin1(memoryRuleId(a.rule)); }, [](A a) { return int(a.rule); })
+            .withCellToolTip(ruleSummary),
+    });
+}
 
 void AllocationTableModel::setDevice(const MemoryTimeline* timeline, const MemoryDeviceTimeline* device)
 {
@@ -28,15 +100,10 @@ const MemoryAllocation* AllocationTableModel::allocation(int row) const
     return &m_device->allocations[size_t(row)];
 }
 
-int AllocationTableModel::rowCount(const QModelIndex& parent) const
+int AllocationTableModel::rowCountOf() const
 {
-    if (parent.isValid() || !m_device) return 0;
+    if (!m_device) return 0;
     return int(std::min<size_t>(m_device->allocations.size(), size_t(std::numeric_limits<int>::max())));
-}
-
-int AllocationTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString AllocationTableModel::opName(SliceRef op) const
@@ -56,13 +123,7 @@ bool AllocationTableModel::lessThan(int rowA, int rowB, int column) const
     const MemoryAllocation* a = allocation(rowA);
     const MemoryAllocation* b = allocation(rowB);
     if (!a || !b) return a < b;
-    // Alive blocks sort after every free time, pre-existing ones before every allocation time.
-    auto freeKey = [](const MemoryAllocation* x) {
-        return x->freeTs == kNoTime ? std::numeric_limits<TimeNs>::max() : x->freeTs;
-    };
-    auto lifetime = [](const MemoryAllocation* x) {
-        return x->allocTs != kNoTime && x->freeTs != kNoTime ? x->freeTs - x->allocTs : TimeNs(-1);
-    };
+    // Pre-existing blocks sort before every allocation time (kNoTime is the minimum).
     switch (column) {
     case Address:
         return std::tuple(a->flags & MemoryAllocation::kBaseline, a->addr) <
@@ -76,11 +137,11 @@ bool AllocationTableModel::lessThan(int rowA, int rowB, int column) const
     case AllocatedBy:
         return opView(a->allocOp) < opView(b->allocOp);
     case FreedAt:
-        return freeKey(a) < freeKey(b);
+        return freeKey(*a) < freeKey(*b);
     case FreedBy:
         return opView(a->freeOp) < opView(b->freeOp);
     case Lifetime:
-        return lifetime(a) < lifetime(b);
+        return lifetime(*a) < lifetime(*b);
     case Rule:
         return memoryRuleId(a->rule) < memoryRuleId(b->rule);
     }
@@ -105,112 +166,26 @@ bool AllocationTableModel::matches(int row, std::string_view needle) const
 QString AllocationTableModel::timeText(TimeNs t, bool before) const
 {
     if (t == kNoTime) return before ? tr("before the trace") : tr("alive at end");
-    return formatMillis(t - m_origin);
+    return ui::formatMillis(t - m_origin);
 }
 
-QVariant AllocationTableModel::data(const QModelIndex& index, int role) const
+QVariant AllocationTableModel::rowData(int row, int role) const
 {
-    const MemoryAllocation* a = index.isValid() ? allocation(index.row()) : nullptr;
-    if (!a || index.column() < 0 || index.column() >= ColumnCount) return {};
-    const bool known = a->allocTs != kNoTime && a->freeTs != kNoTime;
+    const MemoryAllocation* a = allocation(row);
+    if (!a) return {};
     switch (role) {
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Address:
-            if (a->flags & MemoryAllocation::kBaseline) return tr("(untouched baseline)");
-            if (a->flags & MemoryAllocation::kPairedBySize) return tr("(no address)");
-            return QStringLiteral("0x%1").arg(a->addr, 0, 16);
-        case Size:
-            return formatBytes(a->bytes);
-        case Category:
-            return QString::fromLatin1(memoryCategoryName(a->category));
-        case AllocatedAt:
-            return timeText(a->allocTs, true);
-        case AllocatedBy:
-            return opName(a->allocOp);
-        case FreedAt:
-            return timeText(a->freeTs, false);
-        case FreedBy:
-            return opName(a->freeOp);
-        case Lifetime:
-            return known ? formatDuration(a->freeTs - a->allocTs) : QString();
-        case Rule:
-            return QString::fromLatin1(memoryRuleId(a->rule));
-        }
-        break;
-    case Qt::ToolTipRole:
-        if (index.column() == Rule || index.column() == Category)
-            return QString::fromLatin1(memoryRuleSummary(a->rule));
-        if (index.column() == Size && (a->flags & MemoryAllocation::kSizeMismatch))
-            return tr("freed as %1").arg(formatBytes(a->freedBytes));
-        break;
-    case Qt::DecorationRole:
-        if (index.column() == Category) return QColor::fromRgb(memoryCategoryColor(a->category));
-        break;
-    case Qt::TextAlignmentRole:
-        if (index.column() == Size || index.column() == AllocatedAt || index.column() == FreedAt ||
-            index.column() == Lifetime)
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        break;
-    case SortRole:
-        switch (index.column()) {
-        case Address:
-            return QVariant::fromValue<qulonglong>(a->addr);
-        case Size:
-            return QVariant::fromValue<qlonglong>(a->bytes);
-        case Category:
-            return int(a->category);
-        case AllocatedAt:
-            return QVariant::fromValue<qlonglong>(a->allocTs);
-        case FreedAt:
-            return QVariant::fromValue<qlonglong>(a->freeTs == kNoTime ? std::numeric_limits<qlonglong>::max()
-                                                                       : a->freeTs);
-        case Lifetime:
-            return QVariant::fromValue<qlonglong>(known ? a->freeTs - a->allocTs : -1);
-        case Rule:
-            return int(a->rule);
-        default:
-            return data(index, Qt::DisplayRole);
-        }
     case CategoryRole:
         return int(a->category);
     case AllocationRole:
-        return index.row();
+        return row;
     case AllocTimeRole:
         return QVariant::fromValue<qlonglong>(a->allocTs);
     case FreeTimeRole:
-        return QVariant::fromValue<qlonglong>(a->freeTs == kNoTime ? std::numeric_limits<qlonglong>::max()
-                                                                   : a->freeTs);
+        return QVariant::fromValue<qlonglong>(freeKey(*a));
     case AllocOpRole:
         return QVariant::fromValue(a->allocOp);
     case FreeOpRole:
         return QVariant::fromValue(a->freeOp);
-    }
-    return {};
-}
-
-QVariant AllocationTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-    case Address:
-        return tr("Address");
-    case Size:
-        return tr("Bytes");
-    case Category:
-        return tr("Category");
-    case AllocatedAt:
-        return tr("Allocated at");
-    case AllocatedBy:
-        return tr("Allocated by");
-    case FreedAt:
-        return tr("Freed at");
-    case FreedBy:
-        return tr("Freed by");
-    case Lifetime:
-        return tr("Lifetime");
-    case Rule:
-        return tr("Rule");
     }
     return {};
 }

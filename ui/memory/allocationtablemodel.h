@@ -1,18 +1,18 @@
 #pragma once
 
 #include "analysis/memorytimeline.h"
+#include "util/rowtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <string_view>
 
 namespace ks {
 
 // The rebuilt allocations of one device as a table: one row per block, from allocation to free.
 // Display text is formatted on demand; SortRole gives raw numbers so sorting is by value.
-class AllocationTableModel : public QAbstractTableModel {
+class AllocationTableModel : public ui::RowTableModel<MemoryAllocation> {
     Q_OBJECT
 public:
-    enum Column {
+    enum ColumnId {
         Address,
         Size,
         Category,
@@ -25,12 +25,11 @@ public:
         ColumnCount
     };
     enum Role {
-        SortRole = Qt::UserRole + 1,
-        CategoryRole,   // int: MemoryCategory
-        AllocationRole, // int: index into the device's allocations
-        AllocTimeRole,  // qint64 trace ns; minimum for pre-existing blocks
-        FreeTimeRole,   // qint64 trace ns; maximum while alive
-        AllocOpRole,    // QVariant<SliceRef>
+        CategoryRole = FirstModelRole, // int: MemoryCategory
+        AllocationRole,                // int: index into the device's allocations
+        AllocTimeRole,                 // qint64 trace ns; minimum for pre-existing blocks
+        FreeTimeRole,                  // qint64 trace ns; maximum while alive
+        AllocOpRole,                   // QVariant<SliceRef>
         FreeOpRole,
     };
 
@@ -46,10 +45,10 @@ public:
     // Whether a row's address, category or op names contain needle, which must be lower case.
     bool matches(int row, std::string_view lowerNeedle) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rowCountOf() const override;
+    const MemoryAllocation* rowAt(int r) const override { return allocation(r); }
+    QVariant rowData(int row, int role) const override;
 
 private:
     QString opName(SliceRef op) const;

@@ -1,7 +1,8 @@
 #include "memory/memorychartview.h"
 
 #include "memory/memorybandsitem.h"
-#include "memory/memoryformat.h"
+#include "util/format.h"
+#include "util/theme.h"
 
 #include <QAreaSeries>
 #include <QGraphicsLineItem>
@@ -68,17 +69,13 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QChartView(parent)
     }
     m_reportedAllocated = new QLineSeries;
     m_reportedAllocated->setName(tr("Total Allocated"));
-    m_reportedAllocated->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
     m_reportedReserved = new QLineSeries;
     m_reportedReserved->setName(tr("Total Reserved"));
-    m_reportedReserved->setPen(QPen(QColor(0x80, 0x40, 0x00), 1.5, Qt::DotLine));
     m_runningSum = new QLineSeries;
     m_runningSum->setName(tr("Running sum of Bytes"));
-    m_runningSum->setPen(QPen(Qt::darkCyan, 1.5, Qt::DashDotLine));
     m_peak = new QScatterSeries;
     m_peak->setName(tr("Peak"));
     m_peak->setMarkerSize(9);
-    m_peak->setColor(Qt::black);
     m_peak->setPointLabelsVisible(true);
     m_peak->setPointLabelsClipping(false);
     for (QAbstractSeries* s :
@@ -102,16 +99,37 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QChartView(parent)
     m_bands = new MemoryBandsItem(c);
     m_bands->setZValue(2.5);
     m_selectionItem = new QGraphicsRectItem(c);
-    m_selectionItem->setPen(QPen(QColor(60, 120, 220), 1));
-    m_selectionItem->setBrush(QColor(60, 120, 220, 40));
     m_selectionItem->setZValue(20);
     m_selectionItem->hide();
     m_cursorItem = new QGraphicsLineItem(c);
-    m_cursorItem->setPen(QPen(QColor(0, 0, 0, 120), 1, Qt::DashLine));
     m_cursorItem->setZValue(21);
     m_cursorItem->hide();
+    applyTheme();
+    connect(&ui::Theme::instance(), &ui::Theme::changed, this, &MemoryChartView::applyTheme);
     connect(c, &QChart::plotAreaChanged, this, [this] { rebuild(); });
     rebuild();
+}
+
+void MemoryChartView::applyTheme()
+{
+    const ui::Palette& pal = ui::Theme::palette();
+    QChart* c = chart();
+    c->setBackgroundBrush(pal.base);
+    c->legend()->setLabelColor(pal.text);
+    for (QValueAxis* axis : {m_axisX, m_axisY}) {
+        axis->setLabelsColor(pal.text);
+        axis->setTitleBrush(pal.text);
+        axis->setLinePenColor(pal.border);
+        axis->setGridLineColor(pal.separator);
+    }
+    m_reportedAllocated->setPen(QPen(pal.text, 1.5, Qt::DashLine));
+    m_reportedReserved->setPen(QPen(pal.warning, 1.5, Qt::DotLine));
+    m_runningSum->setPen(QPen(pal.series[0], 1.5, Qt::DashDotLine));
+    m_peak->setColor(pal.text);
+    m_peak->setPointLabelsColor(pal.text);
+    m_selectionItem->setPen(QPen(pal.selection, 1));
+    m_selectionItem->setBrush(ui::withAlpha(pal.selection, 40));
+    m_cursorItem->setPen(QPen(ui::withAlpha(pal.text, 120), 1, Qt::DashLine));
 }
 
 MemoryChartView::~MemoryChartView() = default;
@@ -224,7 +242,7 @@ void MemoryChartView::rebuild()
     QList<QPointF> peak;
     if (dev && dev->peakLiveTs >= m_start && dev->peakLiveTs <= m_end && dev->peakLive > 0) {
         peak.append(QPointF(toX(dev->peakLiveTs), double(dev->peakLive) / m_unit));
-        m_peak->setPointLabelsFormat(tr("peak %1").arg(formatBytes(dev->peakLive)));
+        m_peak->setPointLabelsFormat(tr("peak %1").arg(ui::formatBytes(dev->peakLive)));
     }
     m_peak->replace(peak);
 
@@ -305,14 +323,15 @@ QString MemoryChartView::describeAt(qint64 t) const
 {
     if (m_curve.empty()) return QString();
     const MemoryCurveSample s = m_curve.stateAt(t);
-    QString text = tr("%1 — %2 live").arg(formatMillis(t - m_origin), formatBytes(s.total));
+    QString text = tr("%1 — %2 live").arg(ui::formatMillis(t - m_origin), ui::formatBytes(s.total));
     for (size_t b = kMemoryCategoryCount; b-- > 0;)
         if (s.byCategory[b] != 0)
             text += QStringLiteral("\n%1: %2")
                         .arg(QString::fromLatin1(memoryCategoryLabel(MemoryCategory(b))),
-                             formatBytes(s.byCategory[b]));
-    if (s.reportedAllocated >= 0) text += tr("\nTotal Allocated: %1").arg(formatBytes(s.reportedAllocated));
-    if (s.reportedReserved >= 0) text += tr("\nTotal Reserved: %1").arg(formatBytes(s.reportedReserved));
+                             ui::formatBytes(s.byCategory[b]));
+    if (s.reportedAllocated >= 0)
+        text += tr("\nTotal Allocated: %1").arg(ui::formatBytes(s.reportedAllocated));
+    if (s.reportedReserved >= 0) text += tr("\nTotal Reserved: %1").arg(ui::formatBytes(s.reportedReserved));
     return text;
 }
 

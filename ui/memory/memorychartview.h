@@ -67,6 +67,8 @@ protected:
 
 private:
     void rebuild();
+    // Chart background, axes and the overlay lines in the theme's colours.
+    void applyTheme();
     void placeOverlays();
     double toX(qint64 t) const { return double(t - m_origin) / 1e6; }
 

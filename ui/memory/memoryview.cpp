@@ -3,6 +3,7 @@
 #include "memory/allocationfilterproxy.h"
 #include "memory/allocationtablemodel.h"
 #include "memory/memorychartview.h"
+#include "util/theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -181,8 +182,9 @@ void MemoryView::showDevice(int index)
     // Sized from the rows in view only (QTableView samples visible rows), so this stays cheap.
     m_table->resizeColumnsToContents();
     m_balance->setText(QString::fromStdString(dev.balance.describe()));
-    m_balance->setStyleSheet(dev.balance.hasTotals && !dev.balance.ok() ? QStringLiteral("color: #b00000")
-                                                                        : QString());
+    m_balance->setStyleSheet(dev.balance.hasTotals && !dev.balance.ok()
+                                 ? QStringLiteral("color: %1").arg(ui::Theme::palette().error.name())
+                                 : QString());
     if (m_hasSelection) m_chart->setSelection(m_selStart, m_selEnd);
 }
 

@@ -1,5 +1,7 @@
 #include "panels/banner.h"
 
+#include "util/theme.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -9,8 +11,10 @@ namespace ks::ui {
 Banner::Banner(QWidget* parent) : QFrame(parent)
 {
     setObjectName(QStringLiteral("warningBanner"));
-    setStyleSheet(QStringLiteral("#warningBanner{background:#fff4d6;border-bottom:1px solid #e8d08c;}"
-                                 "QLabel{color:#5c4300;}"));
+    followTheme(this, [](const Palette& p) {
+        return QStringLiteral("#warningBanner{background:%1;border-bottom:1px solid %2;} QLabel{color:%3;}")
+            .arg(p.bannerBackground.name(), p.bannerBorder.name(), p.bannerText.name());
+    });
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(10, 4, 6, 4);
     auto* icon = new QLabel(QStringLiteral("⚠"), this);

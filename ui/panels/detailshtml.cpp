@@ -3,6 +3,7 @@
 #include "analysis/rangestats.h"
 #include "document/tracedocument.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QStringList>
 
@@ -103,14 +104,16 @@ QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r)
                  formatDuration(xs.end(x.index) - xs.start(x.index)), esc(qstr(t.trackLabel(x.track))));
     };
 
+    const Palette& pal = Theme::palette();
     QString html =
         QStringLiteral("<style>"
                        "body{font-size:12px;} h2{font-size:14px;margin:2px 0 6px 0;}"
-                       "h3{font-size:12px;color:#4a5260;margin:12px 0 4px 0;}"
-                       "td{padding:1px 8px 1px 0;vertical-align:top;} td.k{color:#6b7380;white-space:nowrap;}"
+                       "h3{font-size:12px;color:%1;margin:12px 0 4px 0;}"
+                       "td{padding:1px 8px 1px 0;vertical-align:top;} td.k{color:%2;white-space:nowrap;}"
                        ".mono{font-family:'DejaVu Sans Mono',monospace;font-size:11px;}"
-                       ".d{color:#7a828e;} a{color:#1a5fd0;text-decoration:none;}"
-                       "</style>");
+                       ".d{color:%3;} a{color:%4;text-decoration:none;}"
+                       "</style>")
+            .arg(pal.heading.name(), pal.mutedText.name(), pal.hintText.name(), pal.link.name());
     html += QStringLiteral("<h2>%1</h2>").arg(esc(qstr(t.str(st.name(r.index)))));
     html += QStringLiteral("<table>");
     html +=

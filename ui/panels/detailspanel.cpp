@@ -5,6 +5,7 @@
 #include "io/etreader.h"
 #include "panels/detailshtml.h"
 #include "panels/etdetailshtml.h"
+#include "util/theme.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -24,6 +25,7 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent)
         if (r.valid()) emit sliceActivated(r);
     });
     showPlaceholder();
+    connect(&Theme::instance(), &Theme::changed, this, [this] { showSlice(m_slice); });
 }
 
 void DetailsPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
@@ -38,24 +40,25 @@ void DetailsPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
 
 void DetailsPanel::showPlaceholder()
 {
-    setHtml(QStringLiteral(
-        "<p style='color:#7a828e;font-size:12px;margin-top:12px'>Click a slice in the timeline to "
-        "see its arguments, self time and linked events.<br><br>Shift-drag over tracks to "
-        "aggregate a time range.</p>"));
+    setHtml(
+        QStringLiteral("<p style='color:%1;font-size:12px;margin-top:12px'>Click a slice in the timeline to "
+                       "see its arguments, self time and linked events.<br><br>Shift-drag over tracks to "
+                       "aggregate a time range.</p>")
+            .arg(Theme::palette().hintText.name()));
 }
 
 void DetailsPanel::showSlice(SliceRef slice)
 {
+    m_slice = slice;
     if (!m_doc || !slice.valid()) {
         showPlaceholder();
         return;
     }
-    m_slice = slice;
     QString html = sliceDetailsHtml(*m_doc, slice);
     const int64_t node = m_etLinks ? m_etLinks->nodeOf(slice) : -1;
     if (node >= 0) html += etDetailsHtml(*m_doc->trace, *m_et, *m_etLinks, uint32_t(node));
-    html += QStringLiteral("<p style='color:#7a828e;font-size:11px'>%1 <a href='ks-et:attach'>%2</a></p>")
-                .arg(m_etStatus.toHtmlEscaped(),
+    html += QStringLiteral("<p style='color:%1;font-size:11px'>%2 <a href='ks-et:attach'>%3</a></p>")
+                .arg(Theme::palette().hintText.name(), m_etStatus.toHtmlEscaped(),
                      m_et ? QStringLiteral("Attach another…") : QStringLiteral("Attach an execution trace…"));
     setHtml(html);
 }

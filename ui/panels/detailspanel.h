@@ -38,8 +38,8 @@ private:
     std::shared_ptr<const TraceDocument> m_doc;
     std::shared_ptr<const ExecutionTrace> m_et;
     std::shared_ptr<const EtLinks> m_etLinks;
-    QString m_etStatus; // which execution trace is attached, or why none could be
-    SliceRef m_slice;
+    QString m_etStatus;   // which execution trace is attached, or why none could be
+    ks::SliceRef m_slice; // shown now, redrawn when the theme changes
 };
 
 } // namespace ks::ui

@@ -1,12 +1,18 @@
 #include "panels/etdetailshtml.h"
 
 #include "panels/detailshtml.h"
+#include "util/theme.h"
 
 #include <QStringList>
 
 namespace ks::ui {
 
 namespace {
+
+QString hint(const QString& text)
+{
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(Theme::palette().hintText.name(), text);
+}
 
 QString qstr(std::string_view s)
 {
@@ -25,8 +31,7 @@ QString ints(const std::vector<int64_t>& v)
 QString opRef(const ExecutionTrace& et, const EtLinks& links, uint32_t node)
 {
     const EtNode& n = et.nodes()[node];
-    const QString label =
-        QStringLiteral("%1 <span style='color:#7a828e'>#%2</span>").arg(qstr(n.name)).arg(n.id);
+    const QString label = qstr(n.name) + QLatin1Char(' ') + hint(QStringLiteral("#%1").arg(n.id));
     const SliceRef s = links.sliceOf(node);
     return s.valid() ? QStringLiteral("<a href='%1'>%2</a>").arg(sliceLink(s), label) : label;
 }
@@ -62,7 +67,8 @@ QString etDetailsHtml(const Trace& trace, const ExecutionTrace& et, const EtLink
             const EtValue& value = values[v];
             html += QStringLiteral("%1. <i>%2</i> ").arg(v).arg(qstr(value.type));
             if (value.tensors.empty()) {
-                html += qstr(value.text.size() > 80 ? value.text.substr(0, 80) + "…" : value.text) + "<br>";
+                html += qstr(value.text.size() > 80 ? value.text.substr(0, 80) + "…" : value.text) +
+                        QStringLiteral("<br>");
                 continue;
             }
             html += QStringLiteral("<br>");
@@ -70,17 +76,15 @@ QString etDetailsHtml(const Trace& trace, const ExecutionTrace& et, const EtLink
                 html += QStringLiteral("&nbsp;&nbsp;") + tensorText(value.tensors[t]);
                 if (side == 0) {
                     const int64_t p = et.producerOf(node, v, t);
-                    html +=
-                        p < 0 ? QStringLiteral(" ← <span style='color:#7a828e'>from outside the trace</span>")
-                              : QStringLiteral(" ← ") + opRef(et, links, uint32_t(p));
+                    html += p < 0 ? QStringLiteral(" ← ") + hint(QStringLiteral("from outside the trace"))
+                                  : QStringLiteral(" ← ") + opRef(et, links, uint32_t(p));
                 } else {
                     const auto users = et.consumersOf(node, v, t);
                     QStringList refs;
                     for (uint32_t c : users)
                         refs << opRef(et, links, c);
-                    html += users.empty()
-                                ? QStringLiteral(" → <span style='color:#7a828e'>not used later</span>")
-                                : QStringLiteral(" → ") + refs.join(QStringLiteral(", "));
+                    html += users.empty() ? QStringLiteral(" → ") + hint(QStringLiteral("not used later"))
+                                          : QStringLiteral(" → ") + refs.join(QStringLiteral(", "));
                 }
                 html += QStringLiteral("<br>");
             }

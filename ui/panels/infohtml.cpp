@@ -3,6 +3,7 @@
 #include "document/tracedocument.h"
 #include "util/format.h"
 #include "util/processmemory.h"
+#include "util/theme.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -100,14 +101,16 @@ QString traceInfoHtml(const TraceDocument& doc)
 {
     const Trace& t = *doc.trace;
     const TraceMetadata& md = t.metadata();
-    QString html = QStringLiteral(
-        "<style>"
-        "body{font-size:12px;} h3{font-size:12px;color:#4a5260;margin:12px 0 4px 0;}"
-        "td{padding:1px 10px 1px 0;vertical-align:top;} td.k{color:#6b7380;white-space:nowrap;}"
-        "th{text-align:left;color:#4a5260;padding:1px 10px 1px 0;font-weight:normal;}"
-        ".mono{font-family:'DejaVu Sans Mono',monospace;font-size:11px;} .d{color:#7a828e;}"
-        ".warn{color:#9a6200;} td.n{text-align:right;}"
-        "</style>");
+    const Palette& pal = Theme::palette();
+    QString html =
+        QStringLiteral("<style>"
+                       "body{font-size:12px;} h3{font-size:12px;color:%1;margin:12px 0 4px 0;}"
+                       "td{padding:1px 10px 1px 0;vertical-align:top;} td.k{color:%2;white-space:nowrap;}"
+                       "th{text-align:left;color:%1;padding:1px 10px 1px 0;font-weight:normal;}"
+                       ".mono{font-family:'DejaVu Sans Mono',monospace;font-size:11px;} .d{color:%3;}"
+                       ".warn{color:%4;} td.n{text-align:right;}"
+                       "</style>")
+            .arg(pal.heading.name(), pal.mutedText.name(), pal.hintText.name(), pal.warning.name());
     std::set<std::string> shown = {"traceEvents"};
 
     // File and load.

@@ -2,6 +2,7 @@
 
 #include "document/tracedocument.h"
 #include "panels/infohtml.h"
+#include "util/theme.h"
 
 namespace ks::ui {
 
@@ -9,6 +10,10 @@ InfoPanel::InfoPanel(QWidget* parent) : QTextBrowser(parent)
 {
     setFrameShape(QFrame::NoFrame);
     setOpenExternalLinks(false);
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        m_dirty = true;
+        if (isVisible()) render();
+    });
 }
 
 void InfoPanel::setDocument(std::shared_ptr<const TraceDocument> doc)

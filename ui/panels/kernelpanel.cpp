@@ -5,6 +5,7 @@
 #include "panels/kerneltablemodel.h"
 #include "util/format.h"
 #include "util/tablewidgets.h"
+#include "util/theme.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -30,7 +31,8 @@ KernelPanel::KernelPanel(QWidget* parent) : QWidget(parent)
     m_filter->setMaximumWidth(360);
     bar->addWidget(m_filter);
     m_summary = new QLabel(this);
-    m_summary->setStyleSheet(QStringLiteral("color:#6b7380"));
+    followTheme(m_summary,
+                [](const Palette& p) { return QStringLiteral("color:%1").arg(p.mutedText.name()); });
     bar->addWidget(m_summary, 1);
     m_occurrence = new QLabel(this);
     bar->addWidget(m_occurrence);

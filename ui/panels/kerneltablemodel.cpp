@@ -5,6 +5,8 @@
 
 #include <QStringList>
 
+using namespace Qt::StringLiterals;
+
 namespace ks::ui {
 
 namespace {
@@ -18,11 +20,11 @@ QString kindText(EventKind k)
 {
     switch (k) {
     case EventKind::Memcpy:
-        return QStringLiteral("memcpy");
+        return u"memcpy"_s;
     case EventKind::Memset:
-        return QStringLiteral("memset");
+        return u"memset"_s;
     default:
-        return QStringLiteral("kernel");
+        return u"kernel"_s;
     }
 }
 
@@ -30,13 +32,63 @@ QString withVariants(const std::string& v, int variants)
 {
     if (v.empty()) return {};
     QString s = QString::fromStdString(v);
-    if (variants > 0) s += QStringLiteral("  +%1").arg(variants);
+    if (variants > 0) s += u"  +%1"_s.arg(variants);
     return s;
 }
 
 } // namespace
 
-KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+KernelTableModel::KernelTableModel(QObject* parent) : RowTableModel(parent)
+{
+    using C = Column;
+    using K = const KernelRow&;
+    auto duration = [](TimeNs KernelRow::*field) {
+        return C::Cell([field](K k) { return formatDuration(k.*field); });
+    };
+    auto raw = [](TimeNs KernelRow::*field) { return C::Cell([field](K k) { return qlonglong(k.*field); }); };
+    // In ColumnId order.
+    setColumns({
+        C::text(u"Name"_s, u"Kernel, memcpy or memset name"_s, [this](K k) { return name(k); })
+            .withCellToolTip([this](K k) { return name(k); }),
+        C::text(u"Kind"_s, u"kernel, memcpy or memset"_s, [](K k) { return kindText(k.kind); }),
+        C::number(
+            u"Count"_s, u"Number of launches"_s, [](K k) { return formatCount(k.count); },
+            [](K k) { return qulonglong(k.count); }),
+        C::number(u"Total"_s, u"Sum of durations"_s, duration(&KernelRow::total), raw(&KernelRow::total)),
+        C::number(
+            u"GPU time"_s, u"Share of all GPU work time"_s, [](K k) { return formatPercent(k.share); },
+            [](K k) { return k.share; }),
+        C::number(
+            u"Mean"_s, u"Mean duration"_s, [](K k) { return formatDuration(TimeNs(k.mean + 0.5)); },
+            [](K k) { return k.mean; }),
+        C::number(u"Min"_s, u"Shortest launch"_s, duration(&KernelRow::min), raw(&KernelRow::min)),
+        C::number(u"Max"_s, u"Longest launch"_s, duration(&KernelRow::max), raw(&KernelRow::max)),
+        C::text(
+            u"Grid"_s, u"Most frequent grid; +N = other distinct grids"_s,
+            [](K k) { return withVariants(k.grid, k.gridVariants); },
+            [](K k) { return QString::fromStdString(k.grid); }),
+        C::text(
+            u"Block"_s, u"Most frequent block; +N = other distinct blocks"_s,
+            [](K k) { return withVariants(k.block, k.blockVariants); },
+            [](K k) { return QString::fromStdString(k.block); }),
+        C::number(
+            u"Regs"_s, u"Registers per thread"_s,
+            [](K k) { return k.registersPerThread >= 0 ? QString::number(k.registersPerThread) : QString(); },
+            [](K k) { return qlonglong(k.registersPerThread); }),
+        C::number(
+            u"Shared mem"_s, u"Shared memory per block (static + dynamic)"_s,
+            [](K k) { return k.sharedMemory >= 0 ? formatBytes(double(k.sharedMemory)) : QString(); },
+            [](K k) { return qlonglong(k.sharedMemory); }),
+        C::number(
+            u"Est. occupancy"_s, u"Mean of the trace's \"est. achieved occupancy %\""_s,
+            [](K k) { return k.occupancy >= 0 ? QString::number(k.occupancy, 'f', 1) + u'%' : QString(); },
+            [](K k) { return k.occupancy; }),
+        C::text(
+            u"Launched by"_s, u"CPU ops that launched it, with launch counts"_s,
+            [this](K k) { return launchersText(k, 2); }, [this](K k) { return launchersText(k, 1); })
+            .withCellToolTip([this](K k) { return launchersText(k, 20); }),
+    });
+}
 
 void KernelTableModel::setDocument(std::shared_ptr<const TraceDocument> doc)
 {
@@ -51,14 +103,14 @@ const KernelRow* KernelTableModel::kernel(int row) const
     return &m_doc->kernels.rows[size_t(row)];
 }
 
-int KernelTableModel::rowCount(const QModelIndex& parent) const
+int KernelTableModel::rowCountOf() const
 {
-    return parent.isValid() || !m_doc ? 0 : int(m_doc->kernels.rows.size());
+    return m_doc ? int(m_doc->kernels.rows.size()) : 0;
 }
 
-int KernelTableModel::columnCount(const QModelIndex& parent) const
+QString KernelTableModel::name(const KernelRow& k) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return qstr(m_doc->trace->str(k.name));
 }
 
 QString KernelTableModel::launchersText(const KernelRow& k, int limit) const
@@ -66,123 +118,20 @@ QString KernelTableModel::launchersText(const KernelRow& k, int limit) const
     QStringList parts;
     for (const auto& [name, n] : k.launchers) {
         if (int(parts.size()) >= limit) {
-            parts << QStringLiteral("…");
+            parts << u"…"_s;
             break;
         }
-        parts << QStringLiteral("%1 (%2)").arg(qstr(m_doc->trace->str(name))).arg(n);
+        parts << u"%1 (%2)"_s.arg(qstr(m_doc->trace->str(name))).arg(n);
     }
-    return parts.join(limit > 3 ? QStringLiteral("\n") : QStringLiteral(", "));
+    return parts.join(limit > 3 ? u"\n"_s : u", "_s);
 }
 
-QVariant KernelTableModel::data(const QModelIndex& index, int role) const
+QVariant KernelTableModel::rowData(int row, int role) const
 {
-    const KernelRow* k = index.isValid() ? kernel(index.row()) : nullptr;
-    if (!k || index.column() < 0 || index.column() >= ColumnCount) return {};
-    const Trace& t = *m_doc->trace;
-    const int col = index.column();
-    if (role == KernelIndexRole) return index.row();
-    if (role == FilterTextRole) return qstr(t.str(k->name)) + QLatin1Char('\n') + launchersText(*k, 1000);
-    if (role == Qt::TextAlignmentRole) {
-        if (col == Name || col == Kind || col == LaunchedBy || col == Grid || col == Block)
-            return int(Qt::AlignLeft | Qt::AlignVCenter);
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    }
-    if (role == Qt::ToolTipRole) {
-        if (col == Name) return qstr(t.str(k->name));
-        if (col == LaunchedBy) return launchersText(*k, 20);
-        return {};
-    }
-    if (role == SortRole) {
-        switch (col) {
-        case Name:
-            return qstr(t.str(k->name));
-        case Kind:
-            return kindText(k->kind);
-        case Count:
-            return qulonglong(k->count);
-        case Total:
-            return qlonglong(k->total);
-        case Share:
-            return k->share;
-        case Mean:
-            return k->mean;
-        case Min:
-            return qlonglong(k->min);
-        case Max:
-            return qlonglong(k->max);
-        case Grid:
-            return QString::fromStdString(k->grid);
-        case Block:
-            return QString::fromStdString(k->block);
-        case Registers:
-            return qlonglong(k->registersPerThread);
-        case SharedMemory:
-            return qlonglong(k->sharedMemory);
-        case Occupancy:
-            return k->occupancy;
-        case LaunchedBy:
-            return launchersText(*k, 1);
-        default:
-            return {};
-        }
-    }
-    if (role != Qt::DisplayRole) return {};
-    switch (col) {
-    case Name:
-        return qstr(t.str(k->name));
-    case Kind:
-        return kindText(k->kind);
-    case Count:
-        return formatCount(k->count);
-    case Total:
-        return formatDuration(k->total);
-    case Share:
-        return formatPercent(k->share);
-    case Mean:
-        return formatDuration(TimeNs(k->mean + 0.5));
-    case Min:
-        return formatDuration(k->min);
-    case Max:
-        return formatDuration(k->max);
-    case Grid:
-        return withVariants(k->grid, k->gridVariants);
-    case Block:
-        return withVariants(k->block, k->blockVariants);
-    case Registers:
-        return k->registersPerThread >= 0 ? QString::number(k->registersPerThread) : QString();
-    case SharedMemory:
-        return k->sharedMemory >= 0 ? formatBytes(double(k->sharedMemory)) : QString();
-    case Occupancy:
-        return k->occupancy >= 0 ? QString::number(k->occupancy, 'f', 1) + QLatin1Char('%') : QString();
-    case LaunchedBy:
-        return launchersText(*k, 2);
-    default:
-        return {};
-    }
-}
-
-QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const names[ColumnCount] = {
-        "Name", "Kind", "Count", "Total", "GPU time",   "Mean",           "Min",
-        "Max",  "Grid", "Block", "Regs",  "Shared mem", "Est. occupancy", "Launched by"};
-    static const char* const tips[ColumnCount] = {"Kernel, memcpy or memset name",
-                                                  "kernel, memcpy or memset",
-                                                  "Number of launches",
-                                                  "Sum of durations",
-                                                  "Share of all GPU work time",
-                                                  "Mean duration",
-                                                  "Shortest launch",
-                                                  "Longest launch",
-                                                  "Most frequent grid; +N = other distinct grids",
-                                                  "Most frequent block; +N = other distinct blocks",
-                                                  "Registers per thread",
-                                                  "Shared memory per block (static + dynamic)",
-                                                  "Mean of the trace's \"est. achieved occupancy %\"",
-                                                  "CPU ops that launched it, with launch counts"};
-    if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
-    if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
+    const KernelRow* k = kernel(row);
+    if (!k) return {};
+    if (role == KernelIndexRole) return row;
+    if (role == FilterTextRole) return QString(name(*k) + u'\n' + launchersText(*k, 1000));
     return {};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QAbstractTableModel>
+#include "util/rowtablemodel.h"
+
 #include <memory>
 
 namespace ks {
@@ -14,10 +15,10 @@ class TraceDocument;
 // The kernel table: one row per GPU kernel / memcpy / memset name. Display text is formatted;
 // SortRole holds the raw number (or text) to sort by; KernelIndexRole the row's index in
 // TraceDocument::kernels.rows.
-class KernelTableModel : public QAbstractTableModel {
+class KernelTableModel : public RowTableModel<KernelRow> {
     Q_OBJECT
 public:
-    enum Column {
+    enum ColumnId {
         Name,
         Kind,
         Count,
@@ -34,19 +35,20 @@ public:
         LaunchedBy,
         ColumnCount
     };
-    enum Role { SortRole = Qt::UserRole, KernelIndexRole, FilterTextRole };
+    enum Role { KernelIndexRole = FirstModelRole, FilterTextRole };
 
     explicit KernelTableModel(QObject* parent = nullptr);
 
     void setDocument(std::shared_ptr<const TraceDocument> doc);
     const KernelRow* kernel(int row) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rowCountOf() const override;
+    const KernelRow* rowAt(int r) const override { return kernel(r); }
+    QVariant rowData(int row, int role) const override;
 
 private:
+    QString name(const KernelRow& k) const;
     QString launchersText(const KernelRow& k, int limit) const;
 
     std::shared_ptr<const TraceDocument> m_doc;

@@ -7,6 +7,7 @@
 #include "util/atomicfile.h"
 #include "util/format.h"
 #include "util/tablewidgets.h"
+#include "util/theme.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -42,7 +43,8 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     bar->addWidget(m_byShape);
     bar->addWidget(m_topLevel);
     m_summary = new QLabel(this);
-    m_summary->setStyleSheet(QStringLiteral("color:#6b7380"));
+    followTheme(m_summary,
+                [](const Palette& p) { return QStringLiteral("color:%1").arg(p.mutedText.name()); });
     bar->addWidget(m_summary, 1);
     m_copy = new QToolButton(this);
     m_copy->setText(QStringLiteral("Copy table"));

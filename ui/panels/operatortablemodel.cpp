@@ -2,7 +2,10 @@
 
 #include "analysis/pyformat.h"
 
+#include <QLatin1StringView>
 #include <cmath>
+
+using namespace Qt::StringLiterals;
 
 namespace ks::ui {
 
@@ -21,13 +24,13 @@ const char* flopsUnit(int k)
 
 } // namespace
 
-OperatorTableModel::OperatorTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+OperatorTableModel::OperatorTableModel(QObject* parent) : RowTableModel(parent) {}
 
 void OperatorTableModel::setReport(std::shared_ptr<const SummaryReport> report)
 {
     beginResetModel();
     m_report = std::move(report);
-    m_columns.clear();
+    m_kinds.clear();
     m_selfCpuTotal = m_selfDeviceTotal = 0;
     m_flopsScale = 0;
     if (m_report) {
@@ -45,24 +48,25 @@ void OperatorTableModel::setReport(std::shared_ptr<const SummaryReport> report)
             if (r.flops > 0 && (minFlops == 0 || r.flops < minFlops)) minFlops = r.flops;
         }
         using C = Col;
-        m_columns = {C::Name};
-        if (hasShapes) m_columns.push_back(C::InputShapes);
-        m_columns.insert(m_columns.end(),
-                         {C::SelfCpuPct, C::SelfCpu, C::CpuTotalPct, C::CpuTotal, C::CpuAvg});
+        m_kinds = {C::Name};
+        if (hasShapes) m_kinds.push_back(C::InputShapes);
+        m_kinds.insert(m_kinds.end(), {C::SelfCpuPct, C::SelfCpu, C::CpuTotalPct, C::CpuTotal, C::CpuAvg});
         if (hasDeviceTime)
-            m_columns.insert(m_columns.end(),
-                             {C::SelfDevice, C::SelfDevicePct, C::DeviceTotal, C::DeviceAvg});
+            m_kinds.insert(m_kinds.end(), {C::SelfDevice, C::SelfDevicePct, C::DeviceTotal, C::DeviceAvg});
         if (t.profileMemory) {
-            m_columns.insert(m_columns.end(), {C::CpuMem, C::SelfCpuMem});
-            if (t.useDevice && hasDeviceMem)
-                m_columns.insert(m_columns.end(), {C::DeviceMem, C::SelfDeviceMem});
+            m_kinds.insert(m_kinds.end(), {C::CpuMem, C::SelfCpuMem});
+            if (t.useDevice && hasDeviceMem) m_kinds.insert(m_kinds.end(), {C::DeviceMem, C::SelfDeviceMem});
         }
-        m_columns.push_back(C::Calls);
+        m_kinds.push_back(C::Calls);
         if (t.withFlops && minFlops > 0) {
-            m_columns.push_back(C::Flops);
+            m_kinds.push_back(C::Flops);
             m_flopsScale = int(std::max(0.0, std::min(std::log10(double(minFlops)) / 3.0, 5.0)));
         }
     }
+    std::vector<Column> columns;
+    for (Col c : m_kinds)
+        columns.push_back(describe(c));
+    setColumns(std::move(columns));
     endResetModel();
 }
 
@@ -74,15 +78,15 @@ const KeyAverage* OperatorTableModel::row(int r) const
 
 int OperatorTableModel::columnOf(Col c) const
 {
-    for (size_t i = 0; i < m_columns.size(); ++i)
-        if (m_columns[i] == c) return int(i);
+    for (size_t i = 0; i < m_kinds.size(); ++i)
+        if (m_kinds[i] == c) return int(i);
     return -1;
 }
 
 SortKey OperatorTableModel::sortKeyOf(int column) const
 {
-    if (column < 0 || column >= int(m_columns.size())) return SortKey::None;
-    switch (m_columns[size_t(column)]) {
+    if (column < 0 || column >= int(m_kinds.size())) return SortKey::None;
+    switch (m_kinds[size_t(column)]) {
     case Col::SelfCpu:
     case Col::SelfCpuPct:
         return SortKey::SelfCpuTimeTotal;
@@ -115,165 +119,108 @@ SortKey OperatorTableModel::sortKeyOf(int column) const
     }
 }
 
-int OperatorTableModel::rowCount(const QModelIndex& parent) const
+int OperatorTableModel::rowCountOf() const
 {
-    return parent.isValid() || !m_report ? 0 : int(m_report->averages.rows().size());
+    return m_report ? int(m_report->averages.rows().size()) : 0;
 }
 
-int OperatorTableModel::columnCount(const QModelIndex& parent) const
+OperatorTableModel::Column OperatorTableModel::describe(Col c) const
 {
-    return parent.isValid() ? 0 : int(m_columns.size());
-}
-
-QString OperatorTableModel::text(const KeyAverage& r, Col c) const
-{
-    using namespace pyformat;
-    const MemoryUnits mu = m_report->table.memoryUnits;
+    using R = const KeyAverage&;
+    using C = Column;
+    const pyformat::MemoryUnits mu = m_report->table.memoryUnits;
+    const QString dev = q(m_report->table.deviceName);
+    // A torch time column: torch's text, the raw value (us) to sort by.
+    auto time = [](QString title, QString tip, auto value) {
+        return C::number(
+            std::move(title), std::move(tip), [value](R r) { return q(pyformat::time(value(r))); },
+            [value](R r) { return value(r); });
+    };
+    auto percent = [](QString title, QString tip, auto value, double total) {
+        return C::number(
+            std::move(title), std::move(tip),
+            [value, total](R r) { return q(pyformat::percent(value(r), total)); },
+            [value](R r) { return value(r); });
+    };
+    auto memory = [mu](QString title, QString tip, int64_t KeyAverage::*field) {
+        return C::number(
+            std::move(title), std::move(tip), [mu, field](R r) { return q(pyformat::memory(r.*field, mu)); },
+            [field](R r) { return qlonglong(r.*field); });
+    };
     switch (c) {
     case Col::Name:
-        return q(r.key);
+        return C::text(u"Name"_s, u"Operator or event name (key_averages key)"_s,
+                       [](R r) { return q(r.key); })
+            .withCellToolTip([](R r) { return q(r.key); });
     case Col::InputShapes:
-        return q(r.inputShapes);
+        return C::text(u"Input Shapes"_s, u"Shapes of the op's inputs (grouped by input shape)"_s,
+                       [](R r) { return q(r.inputShapes); })
+            .withCellToolTip([](R r) { return q(r.inputShapes); });
     case Col::SelfCpuPct:
-        return q(percent(r.selfCpuTimeTotal, m_selfCpuTotal));
+        return percent(
+            u"Self CPU %"_s, u"Self CPU time as a share of all events' self CPU time"_s,
+            [](R r) { return r.selfCpuTimeTotal; }, m_selfCpuTotal);
     case Col::SelfCpu:
-        return q(time(r.selfCpuTimeTotal));
+        return time(u"Self CPU"_s, u"CPU time in the op itself, not in the ops it called"_s,
+                    [](R r) { return r.selfCpuTimeTotal; });
     case Col::CpuTotalPct:
-        return q(percent(r.cpuTimeTotal, m_selfCpuTotal));
+        return percent(
+            u"CPU total %"_s, u"CPU total time as a share of all events' self CPU time (torch's base)"_s,
+            [](R r) { return r.cpuTimeTotal; }, m_selfCpuTotal);
     case Col::CpuTotal:
-        return q(time(r.cpuTimeTotal));
+        return time(u"CPU total"_s, u"CPU time including the ops it called"_s,
+                    [](R r) { return r.cpuTimeTotal; });
     case Col::CpuAvg:
-        return q(time(r.cpuTime()));
+        return time(u"CPU time avg"_s, u"CPU total time per call"_s, [](R r) { return r.cpuTime(); });
     case Col::SelfDevice:
-        return q(time(r.selfDeviceTimeTotal));
+        return time(u"Self %1"_s.arg(dev), u"Device time of the work the op itself launched"_s,
+                    [](R r) { return r.selfDeviceTimeTotal; });
     case Col::SelfDevicePct:
-        return q(percent(r.selfDeviceTimeTotal, m_selfDeviceTotal));
+        return percent(
+            u"Self %1 %"_s.arg(dev), u"Self device time as a share of all device time"_s,
+            [](R r) { return r.selfDeviceTimeTotal; }, m_selfDeviceTotal);
     case Col::DeviceTotal:
-        return q(time(r.deviceTimeTotal));
+        return time(u"%1 total"_s.arg(dev), u"Device time including the work of the ops it called"_s,
+                    [](R r) { return r.deviceTimeTotal; });
     case Col::DeviceAvg:
-        return q(time(r.deviceTime()));
+        return time(u"%1 time avg"_s.arg(dev), u"Device total time per call"_s,
+                    [](R r) { return r.deviceTime(); });
     case Col::CpuMem:
-        return q(memory(r.cpuMemoryUsage, mu));
+        return memory(u"CPU Mem"_s, u"CPU memory allocated, including by the ops it called"_s,
+                      &KeyAverage::cpuMemoryUsage);
     case Col::SelfCpuMem:
-        return q(memory(r.selfCpuMemoryUsage, mu));
+        return memory(u"Self CPU Mem"_s, u"CPU memory allocated by the op itself"_s,
+                      &KeyAverage::selfCpuMemoryUsage);
     case Col::DeviceMem:
-        return q(memory(r.deviceMemoryUsage, mu));
+        return memory(u"%1 Mem"_s.arg(dev), u"Device memory allocated, including by the ops it called"_s,
+                      &KeyAverage::deviceMemoryUsage);
     case Col::SelfDeviceMem:
-        return q(memory(r.selfDeviceMemoryUsage, mu));
+        return memory(u"Self %1 Mem"_s.arg(dev), u"Device memory allocated by the op itself"_s,
+                      &KeyAverage::selfDeviceMemoryUsage);
     case Col::Calls:
-        return QString::number(r.count);
-    case Col::Flops:
-        return r.flops > 0 ? q(fixed8(double(r.flops) * std::pow(10.0, -3.0 * m_flopsScale))).trimmed()
-                           : QStringLiteral("--");
+        return C::number(
+            u"# of Calls"_s, u"Number of calls"_s, [](R r) { return QString::number(r.count); },
+            [](R r) { return qlonglong(r.count); });
+    case Col::Flops: {
+        const int scale = m_flopsScale;
+        return C::number(
+            u"Total %1"_s.arg(QLatin1StringView(flopsUnit(scale))),
+            u"Floating-point operations torch estimated for the op's calls (with_flops)"_s,
+            [scale](R r) {
+                return r.flops > 0
+                           ? q(pyformat::fixed8(double(r.flops) * std::pow(10.0, -3.0 * scale))).trimmed()
+                           : u"--"_s;
+            },
+            [](R r) { return qlonglong(r.flops); });
+    }
     }
     return {};
 }
 
-QVariant OperatorTableModel::sortValue(const KeyAverage& r, Col c) const
+QVariant OperatorTableModel::rowData(int row, int role) const
 {
-    switch (c) {
-    case Col::Name:
-        return q(r.key);
-    case Col::InputShapes:
-        return q(r.inputShapes);
-    case Col::SelfCpuPct:
-    case Col::SelfCpu:
-        return r.selfCpuTimeTotal;
-    case Col::CpuTotalPct:
-    case Col::CpuTotal:
-        return r.cpuTimeTotal;
-    case Col::CpuAvg:
-        return r.cpuTime();
-    case Col::SelfDevice:
-    case Col::SelfDevicePct:
-        return r.selfDeviceTimeTotal;
-    case Col::DeviceTotal:
-        return r.deviceTimeTotal;
-    case Col::DeviceAvg:
-        return r.deviceTime();
-    case Col::CpuMem:
-        return qlonglong(r.cpuMemoryUsage);
-    case Col::SelfCpuMem:
-        return qlonglong(r.selfCpuMemoryUsage);
-    case Col::DeviceMem:
-        return qlonglong(r.deviceMemoryUsage);
-    case Col::SelfDeviceMem:
-        return qlonglong(r.selfDeviceMemoryUsage);
-    case Col::Calls:
-        return qlonglong(r.count);
-    case Col::Flops:
-        return qlonglong(r.flops);
-    }
-    return {};
-}
-
-QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
-{
-    const KeyAverage* r = index.isValid() ? row(index.row()) : nullptr;
-    if (!r || index.column() >= int(m_columns.size())) return {};
-    const Col c = m_columns[size_t(index.column())];
-    switch (role) {
-    case Qt::DisplayRole:
-        return text(*r, c);
-    case Qt::ToolTipRole:
-        if (c == Col::Name || c == Col::InputShapes) return text(*r, c);
-        return {};
-    case Qt::TextAlignmentRole:
-        return c == Col::Name || c == Col::InputShapes ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
-                                                       : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
-    case SortRole:
-        return sortValue(*r, c);
-    case RowIndexRole:
-        return index.row();
-    case TopLevelRole:
-        return r->topLevel;
-    default:
-        return {};
-    }
-}
-
-QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
-        section >= int(m_columns.size()))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    const QString dev = m_report ? q(m_report->table.deviceName) : QStringLiteral("CUDA");
-    switch (m_columns[size_t(section)]) {
-    case Col::Name:
-        return QStringLiteral("Name");
-    case Col::InputShapes:
-        return QStringLiteral("Input Shapes");
-    case Col::SelfCpuPct:
-        return QStringLiteral("Self CPU %");
-    case Col::SelfCpu:
-        return QStringLiteral("Self CPU");
-    case Col::CpuTotalPct:
-        return QStringLiteral("CPU total %");
-    case Col::CpuTotal:
-        return QStringLiteral("CPU total");
-    case Col::CpuAvg:
-        return QStringLiteral("CPU time avg");
-    case Col::SelfDevice:
-        return QStringLiteral("Self %1").arg(dev);
-    case Col::SelfDevicePct:
-        return QStringLiteral("Self %1 %").arg(dev);
-    case Col::DeviceTotal:
-        return QStringLiteral("%1 total").arg(dev);
-    case Col::DeviceAvg:
-        return QStringLiteral("%1 time avg").arg(dev);
-    case Col::CpuMem:
-        return QStringLiteral("CPU Mem");
-    case Col::SelfCpuMem:
-        return QStringLiteral("Self CPU Mem");
-    case Col::DeviceMem:
-        return QStringLiteral("%1 Mem").arg(dev);
-    case Col::SelfDeviceMem:
-        return QStringLiteral("Self %1 Mem").arg(dev);
-    case Col::Calls:
-        return QStringLiteral("# of Calls");
-    case Col::Flops:
-        return QStringLiteral("Total %1").arg(QString::fromLatin1(flopsUnit(m_flopsScale)));
-    }
+    if (role == RowIndexRole) return row;
+    if (role == TopLevelRole) return rowAt(row)->topLevel;
     return {};
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "analysis/summaryreport.h"
+#include "util/rowtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 #include <vector>
 
@@ -10,7 +10,7 @@ namespace ks::ui {
 
 // torch's key_averages table as a Qt model: the columns torch would print for this trace, cells in
 // torch's own number formats, SortRole holding the raw value (so any column sorts numerically).
-class OperatorTableModel : public QAbstractTableModel {
+class OperatorTableModel : public RowTableModel<KeyAverage> {
     Q_OBJECT
 public:
     enum class Col {
@@ -32,7 +32,7 @@ public:
         Calls,
         Flops,
     };
-    enum Role { SortRole = Qt::UserRole, RowIndexRole, TopLevelRole };
+    enum Role { RowIndexRole = FirstModelRole, TopLevelRole };
 
     explicit OperatorTableModel(QObject* parent = nullptr);
 
@@ -40,22 +40,21 @@ public:
     void setReport(std::shared_ptr<const SummaryReport> report);
     const SummaryReport* report() const { return m_report.get(); }
     const KeyAverage* row(int r) const;
-    Col columnKind(int column) const { return m_columns[size_t(column)]; }
+    Col columnKind(int column) const { return m_kinds[size_t(column)]; }
     int columnOf(Col c) const;
     // torch's table() sort key for a column, SortKey::None when torch has none for it.
     SortKey sortKeyOf(int column) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rowCountOf() const override;
+    const KeyAverage* rowAt(int r) const override { return row(r); }
+    QVariant rowData(int row, int role) const override;
 
 private:
-    QString text(const KeyAverage& r, Col c) const;
-    QVariant sortValue(const KeyAverage& r, Col c) const;
+    Column describe(Col c) const;
 
     std::shared_ptr<const SummaryReport> m_report;
-    std::vector<Col> m_columns;
+    std::vector<Col> m_kinds; // what each shown column is
     double m_selfCpuTotal = 0;
     double m_selfDeviceTotal = 0;
     int m_flopsScale = 0; // FLOPs unit exponent (thousands) from the smallest positive value

@@ -3,6 +3,7 @@
 #include "document/tracedocument.h"
 #include "util/format.h"
 #include "util/tablewidgets.h"
+#include "util/theme.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -41,8 +42,9 @@ void RangePanel::clear()
     m_jobs.cancel();
     m_model->clear();
     m_title->setText(
-        QStringLiteral("<span style='color:#7a828e'>Shift-drag over the timeline (or drag in the time "
-                       "ruler) to aggregate what lies in a time range.</span>"));
+        QStringLiteral("<span style='color:%1'>Shift-drag over the timeline (or drag in the time "
+                       "ruler) to aggregate what lies in a time range.</span>")
+            .arg(Theme::palette().hintText.name()));
 }
 
 void RangePanel::setRange(qint64 t0, qint64 t1, const std::vector<TrackId>& tracks)

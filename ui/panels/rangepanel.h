@@ -24,7 +24,6 @@ public:
     void setDocument(std::shared_ptr<const TraceDocument> doc);
     void setRange(qint64 t0, qint64 t1, const std::vector<ks::TrackId>& tracks);
     void clear();
-    bool isComputing() const { return m_jobs.isRunning(); }
     RangeStatsModel* model() const { return m_model; }
 
 signals:

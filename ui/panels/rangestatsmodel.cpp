@@ -3,9 +3,44 @@
 #include "document/tracedocument.h"
 #include "util/format.h"
 
+using namespace Qt::StringLiterals;
+
 namespace ks::ui {
 
-RangeStatsModel::RangeStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+
+double average(const RangeRow& r)
+{
+    return r.count ? double(r.total) / double(r.count) : 0;
+}
+
+} // namespace
+
+RangeStatsModel::RangeStatsModel(QObject* parent) : RowTableModel(parent)
+{
+    using C = Column;
+    using R = const RangeRow&;
+    // In ColumnId order.
+    setColumns({
+        C::text(u"Name"_s, u"Slice name"_s, [this](R r) { return name(r); }).withCellToolTip([this](R r) {
+            return name(r);
+        }),
+        C::text(u"Kind"_s, u"The trace's event category: cpu_op, kernel, memcpy, python_function, …"_s,
+                [](R r) { return QString::fromLatin1(eventKindName(r.kind)); }),
+        C::number(
+            u"Count"_s, u"Slices of this name in the range"_s, [](R r) { return formatCount(r.count); },
+            [](R r) { return qulonglong(r.count); }),
+        C::number(
+            u"Wall time"_s, u"Time inside the range covered by these slices"_s,
+            [](R r) { return formatDuration(r.total); }, [](R r) { return qlonglong(r.total); }),
+        C::number(
+            u"Self time"_s, u"Wall time inside the range not covered by child slices"_s,
+            [](R r) { return formatDuration(r.self); }, [](R r) { return qlonglong(r.self); }),
+        C::number(
+            u"Average"_s, u"Wall time per slice"_s,
+            [](R r) { return formatDuration(TimeNs(average(r) + 0.5)); }, [](R r) { return average(r); }),
+    });
+}
 
 void RangeStatsModel::setStats(std::shared_ptr<const TraceDocument> doc, RangeStats stats)
 {
@@ -22,70 +57,15 @@ void RangeStatsModel::clear()
     endResetModel();
 }
 
-int RangeStatsModel::rowCount(const QModelIndex& parent) const
+int RangeStatsModel::rowCountOf() const
 {
-    return parent.isValid() || !m_doc ? 0 : int(m_stats.rows.size());
+    return m_doc ? int(m_stats.rows.size()) : 0;
 }
 
-int RangeStatsModel::columnCount(const QModelIndex& parent) const
+QString RangeStatsModel::name(const RangeRow& r) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant RangeStatsModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || !m_doc || index.row() >= int(m_stats.rows.size()) ||
-        index.column() >= ColumnCount)
-        return {};
-    const RangeRow& r = m_stats.rows[size_t(index.row())];
-    const std::string_view name = m_doc->trace->str(r.name);
-    const QString qname = QString::fromUtf8(name.data(), qsizetype(name.size()));
-    const double avg = r.count ? double(r.total) / double(r.count) : 0;
-    if (role == Qt::TextAlignmentRole)
-        return index.column() <= Kind ? int(Qt::AlignLeft | Qt::AlignVCenter)
-                                      : int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() == Name) return qname;
-    if (role == SortRole) {
-        switch (index.column()) {
-        case Name:
-            return qname;
-        case Kind:
-            return QString::fromLatin1(eventKindName(r.kind));
-        case Count:
-            return qulonglong(r.count);
-        case Total:
-            return qlonglong(r.total);
-        case Self:
-            return qlonglong(r.self);
-        case Average:
-            return avg;
-        }
-    }
-    if (role != Qt::DisplayRole) return {};
-    switch (index.column()) {
-    case Name:
-        return qname;
-    case Kind:
-        return QString::fromLatin1(eventKindName(r.kind));
-    case Count:
-        return formatCount(r.count);
-    case Total:
-        return formatDuration(r.total);
-    case Self:
-        return formatDuration(r.self);
-    case Average:
-        return formatDuration(TimeNs(avg + 0.5));
-    }
-    return {};
-}
-
-QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
-        return {};
-    static const char* const names[ColumnCount] = {"Name",      "Kind",      "Count",
-                                                   "Wall time", "Self time", "Average"};
-    return QString::fromLatin1(names[section]);
+    const std::string_view n = m_doc->trace->str(r.name);
+    return QString::fromUtf8(n.data(), qsizetype(n.size()));
 }
 
 } // namespace ks::ui

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "analysis/rangestats.h"
+#include "util/rowtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 
 namespace ks::ui {
@@ -10,11 +10,10 @@ namespace ks::ui {
 class TraceDocument;
 
 // Aggregate of a selected time range: per slice name count, total, self and average time.
-class RangeStatsModel : public QAbstractTableModel {
+class RangeStatsModel : public RowTableModel<RangeRow> {
     Q_OBJECT
 public:
-    enum Column { Name, Kind, Count, Total, Self, Average, ColumnCount };
-    enum Role { SortRole = Qt::UserRole };
+    enum ColumnId { Name, Kind, Count, Total, Self, Average, ColumnCount };
 
     explicit RangeStatsModel(QObject* parent = nullptr);
 
@@ -22,12 +21,13 @@ public:
     void clear();
     const RangeStats& stats() const { return m_stats; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rowCountOf() const override;
+    const RangeRow* rowAt(int r) const override { return &m_stats.rows[size_t(r)]; }
 
 private:
+    QString name(const RangeRow& r) const;
+
     std::shared_ptr<const TraceDocument> m_doc;
     RangeStats m_stats;
 };

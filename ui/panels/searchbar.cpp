@@ -1,6 +1,7 @@
 #include "panels/searchbar.h"
 
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -118,7 +119,7 @@ void SearchBar::setBusy()
 
 void SearchBar::setError(const QString& error)
 {
-    m_status->setStyleSheet(QStringLiteral("color:#b3261e"));
+    m_status->setStyleSheet(QStringLiteral("color:%1").arg(Theme::palette().error.name()));
     m_status->setText(error);
 }
 

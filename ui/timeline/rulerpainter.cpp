@@ -3,23 +3,12 @@
 #include "timeline/timelinemetrics.h"
 #include "timeline/timelinestate.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QPainter>
 #include <algorithm>
 
 namespace ks::ui {
-
-namespace {
-
-const QColor kHeaderBg(0xf6, 0xf7, 0xf9);
-const QColor kBorder(0xd5, 0xd9, 0xe0);
-const QColor kTick(0x8a, 0x93, 0xa0);
-const QColor kText(0x3a, 0x40, 0x48);
-const QColor kStepA(0xe4, 0xe9, 0xf4);
-const QColor kStepB(0xd3, 0xdc, 0xee);
-const QColor kMatch(0xff, 0x8f, 0x00);
-
-} // namespace
 
 RulerPainter::RulerPainter()
 {
@@ -79,11 +68,11 @@ void RulerPainter::paintSteps(QPainter& p, const TimelineCoords& c) const
         const double x1 = std::min<double>(c.size.width(), c.x(s.end));
         if (x1 < c.trackLeft() || x0 > c.size.width()) continue;
         const QRect r(int(x0), top + 2, std::max(1, int(x1) - int(x0) - 1), h - 4);
-        p.fillRect(r, i % 2 ? kStepB : kStepA);
+        p.fillRect(r, i % 2 ? Theme::palette().stepLabelAlt : Theme::palette().stepLabel);
         QString label = QStringLiteral("Step %1").arg(s.number);
         if (fm.horizontalAdvance(label) + 8 > r.width()) label = QString::number(s.number);
         if (fm.horizontalAdvance(label) + 4 <= r.width()) {
-            p.setPen(kText);
+            p.setPen(Theme::palette().text);
             p.drawText(r, Qt::AlignCenter, label);
         }
     }
@@ -94,7 +83,7 @@ void RulerPainter::paint(QPainter& p, const TimelineCoords& c, const TimelineSta
 {
     const int w = c.size.width();
     const int h = height();
-    p.fillRect(QRect(0, 0, w, h), kHeaderBg);
+    p.fillRect(QRect(0, 0, w, h), Theme::palette().header);
     p.setFont(m_font);
     const QFontMetrics fm(m_font);
 
@@ -104,10 +93,10 @@ void RulerPainter::paint(QPainter& p, const TimelineCoords& c, const TimelineSta
     const int base = metrics::kRulerHeight - 1;
     for (const RulerTick& t : ticks) {
         const int x = int(c.x(t.time));
-        p.setPen(kTick);
+        p.setPen(Theme::palette().tick);
         if (t.major) {
             p.drawLine(x, base - 9, x, base);
-            p.setPen(kText);
+            p.setPen(Theme::palette().text);
             p.drawText(x + 4, base - 10 + fm.ascent() - fm.height() / 2 + 2, t.label);
         } else {
             p.drawLine(x, base - 4, x, base);
@@ -116,7 +105,7 @@ void RulerPainter::paint(QPainter& p, const TimelineCoords& c, const TimelineSta
     p.restore();
 
     // Label column: what the window shows.
-    p.setPen(kText);
+    p.setPen(Theme::palette().text);
     const QRect info(10, 0, c.trackLeft() - 20, metrics::kRulerHeight);
     p.drawText(info, Qt::AlignVCenter | Qt::AlignLeft,
                QStringLiteral("Window  %1").arg(formatDuration(c.window.span())));
@@ -126,7 +115,7 @@ void RulerPainter::paint(QPainter& p, const TimelineCoords& c, const TimelineSta
         p.setClipRect(QRect(c.trackLeft(), stepRulerTop(), c.trackWidth(), metrics::kStepRulerHeight));
         paintSteps(p, c);
         p.restore();
-        p.setPen(QColor(0x6b, 0x73, 0x80));
+        p.setPen(Theme::palette().mutedText);
         p.setFont(m_smallFont);
         p.drawText(QRect(10, stepRulerTop(), c.trackLeft() - 20, metrics::kStepRulerHeight),
                    Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Steps  (click to zoom)"));
@@ -136,7 +125,7 @@ void RulerPainter::paint(QPainter& p, const TimelineCoords& c, const TimelineSta
     const int stripTop = matchStripTop();
     if (!highlightColumns.empty()) {
         p.setPen(Qt::NoPen);
-        p.setBrush(kMatch);
+        p.setBrush(Theme::palette().highlight);
         std::vector<QRect> rects;
         rects.reserve(highlightColumns.size());
         for (int col : highlightColumns)
@@ -148,24 +137,24 @@ void RulerPainter::paint(QPainter& p, const TimelineCoords& c, const TimelineSta
     if (s.hasRange) {
         const double x0 = c.x(s.rangeT0), x1 = c.x(s.rangeT1);
         const QRect band(int(x0), 0, std::max(1, int(x1 - x0)), metrics::kRulerHeight);
-        p.fillRect(band, QColor(0x42, 0x85, 0xf4, 60));
+        p.fillRect(band, withAlpha(Theme::palette().selection, 60));
         const QString label = formatDuration(s.rangeT1 - s.rangeT0);
         const int lw = fm.horizontalAdvance(label) + 10;
         QRect lr(int((x0 + x1) / 2) - lw / 2, 3, lw, metrics::kRulerHeight - 6);
-        p.fillRect(lr, QColor(0x1a, 0x5f, 0xd0));
-        p.setPen(Qt::white);
+        p.fillRect(lr, Theme::palette().link);
+        p.setPen(Theme::palette().onDarkFill);
         p.drawText(lr, Qt::AlignCenter, label);
     } else if (s.hoverX >= c.trackLeft()) {
         const TimeNs t = c.time(s.hoverX);
         const QString label = formatTimestamp(t - m_origin, 1.0 / c.pxPerNs());
         const int lw = fm.horizontalAdvance(label) + 10;
         QRect lr(std::min(s.hoverX + 2, w - lw), 3, lw, metrics::kRulerHeight - 6);
-        p.fillRect(lr, QColor(0x33, 0x3a, 0x44));
-        p.setPen(Qt::white);
+        p.fillRect(lr, Theme::palette().tooltipBackground);
+        p.setPen(Theme::palette().onDarkFill);
         p.drawText(lr, Qt::AlignCenter, label);
     }
 
-    p.setPen(kBorder);
+    p.setPen(Theme::palette().border);
     p.drawLine(0, h - 1, w, h - 1);
     p.drawLine(c.trackLeft() - 1, 0, c.trackLeft() - 1, h);
 }

@@ -1,20 +1,16 @@
 #include "timeline/slicecolors.h"
 
+#include "util/theme.h"
+
 #include <string_view>
 
 namespace ks::ui {
 
 namespace {
 
-// Vivid palette for ops and kernels (no greens or violets: those mark memcpy and memset).
-constexpr const char* kVivid[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#edc948", "#9c755f", "#ff9da7",
-                                  "#a0cbe8", "#ffbe7d", "#ff9d9a", "#86bcb6", "#f1ce63", "#d7b5a6", "#6b9ac4",
-                                  "#e8a33d", "#c9705f", "#5fa2a8", "#d4a95b", "#b5838d", "#7f9fc0"};
-// Quiet palette for Python frames, which often stack ten deep above the ops that matter.
-constexpr const char* kMuted[] = {"#c8d3df", "#d9d0e3", "#e3dccb", "#cfe0dc", "#e0cfd3",
-                                  "#d3dcc8", "#cbd8e6", "#e6d8c8", "#d8cbe0", "#c9ddd6"};
-constexpr int kVividCount = int(std::size(kVivid));
-constexpr int kMutedCount = int(std::size(kMuted));
+// Per-name hues come from the theme; their counts are fixed so a name keeps its hue across themes.
+constexpr int kVividCount = 20; // Palette::sliceHues
+constexpr int kMutedCount = 10; // Palette::quietSliceHues
 constexpr int kMemcpy = kVividCount + kMutedCount;
 constexpr int kMemset = kMemcpy + 1;
 constexpr int kRuntime = kMemcpy + 2;
@@ -28,23 +24,30 @@ static_assert(kSpan < SliceColors::kCount);
 
 SliceColors::SliceColors()
 {
+    reloadColors();
+}
+
+void SliceColors::reloadColors()
+{
+    const Palette& pal = Theme::palette();
+    Q_ASSERT(pal.sliceHues.size() == size_t(kVividCount) && pal.quietSliceHues.size() == size_t(kMutedCount));
     for (int i = 0; i < kCount; ++i)
-        m_colors[i] = QColor(0xbd, 0xbd, 0xbd);
+        m_colors[i] = pal.unknown;
     for (int i = 0; i < kVividCount; ++i)
-        m_colors[i] = QColor(QLatin1String(kVivid[i]));
+        m_colors[i] = pal.sliceHues[size_t(i)];
     for (int i = 0; i < kMutedCount; ++i)
-        m_colors[kVividCount + i] = QColor(QLatin1String(kMuted[i]));
-    m_colors[kMemcpy] = QColor(0x3c, 0xa9, 0x51);
-    m_colors[kMemset] = QColor(0x9b, 0x6b, 0xd6);
-    m_colors[kRuntime] = QColor(0xa9, 0xb3, 0xbe);
-    m_colors[kSync] = QColor(0xd9, 0x4f, 0x4f);
-    m_colors[kStep] = QColor(0xd8, 0xcb, 0x9a);
-    m_colors[kOther] = QColor(0xbf, 0xbf, 0xbf);
-    m_colors[kSpan] = QColor(0xdd, 0xdd, 0xdd);
+        m_colors[kVividCount + i] = pal.quietSliceHues[size_t(i)];
+    m_colors[kMemcpy] = pal.memcpy;
+    m_colors[kMemset] = pal.memset;
+    m_colors[kRuntime] = pal.runtime;
+    m_colors[kSync] = pal.sync;
+    m_colors[kStep] = pal.step;
+    m_colors[kOther] = pal.other;
+    m_colors[kSpan] = pal.span;
     for (int i = 0; i < kCount; ++i) {
         const QColor& c = m_colors[i];
         const double luminance = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF();
-        m_text[i] = luminance < 0.5 ? QColor(Qt::white) : QColor(0x1d, 0x1d, 0x1f);
+        m_text[i] = luminance < 0.5 ? pal.onDarkFill : pal.onLightFill;
     }
 }
 

@@ -19,6 +19,8 @@ public:
     SliceColors();
 
     void reset(const Trace* trace);
+    // Takes the colours from the current theme (indices, and so the cache, stay valid).
+    void reloadColors();
     uint8_t indexOf(StringId name, EventKind kind) const;
     const QColor& color(uint8_t index) const { return m_colors[index]; }
     const QColor& textColor(uint8_t index) const { return m_text[index]; }

@@ -6,6 +6,7 @@
 #include "timeline/timelinemetrics.h"
 #include "timeline/timelinestate.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -15,19 +16,6 @@
 namespace ks::ui {
 
 namespace {
-
-const QColor kTrackBg(0xff, 0xff, 0xff);
-const QColor kLabelBg(0xf6, 0xf7, 0xf9);
-const QColor kGroupBg(0xe9, 0xec, 0xf1);
-const QColor kSeparator(0xe3, 0xe6, 0xeb);
-const QColor kGrid(0xf0, 0xf2, 0xf5);
-const QColor kStepBand(0xf4, 0xf6, 0xfb);
-const QColor kStepLine(0xc9, 0xd2, 0xe3);
-const QColor kLabelText(0x25, 0x2a, 0x31);
-const QColor kDetailText(0x7a, 0x82, 0x8e);
-const QColor kHighlight(0xff, 0x8f, 0x00);
-const QColor kCounterFill(0xb9, 0xcd, 0xe4);
-const QColor kCounterLine(0x2f, 0x6b, 0xb0);
 
 QString qstr(std::string_view s)
 {
@@ -163,7 +151,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
     const TimelineCoords c = coords(size, s);
-    p.fillRect(QRect(QPoint(0, 0), size), kTrackBg);
+    p.fillRect(QRect(QPoint(0, 0), size), Theme::palette().base);
     if (!m_doc) return;
     m_geometry.setKey(TimelineGeometry::Key{s.window, c.trackWidth()});
     const std::vector<RulerTick> ticks =
@@ -178,12 +166,12 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
     for (size_t i = 0; i < steps.size(); ++i) {
         const double x0 = c.x(steps[i].start), x1 = c.x(steps[i].end);
         if (x1 < c.trackLeft() || x0 > size.width()) continue;
-        if (i % 2) p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()), kStepBand);
+        if (i % 2) p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()), Theme::palette().stepBand);
     }
-    p.setPen(kGrid);
+    p.setPen(Theme::palette().grid);
     for (const RulerTick& t : ticks)
         if (t.major) p.drawLine(int(c.x(t.time)), c.headerHeight, int(c.x(t.time)), size.height());
-    p.setPen(kStepLine);
+    p.setPen(Theme::palette().stepLine);
     for (const Step& st : steps) {
         p.drawLine(int(c.x(st.start)), c.headerHeight, int(c.x(st.start)), size.height());
         p.drawLine(int(c.x(st.end)), c.headerHeight, int(c.x(st.end)), size.height());
@@ -192,17 +180,18 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
 
     if (s.hasRange) {
         const double x0 = c.x(s.rangeT0), x1 = c.x(s.rangeT1);
-        p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()), QColor(0x42, 0x85, 0xf4, 22));
+        p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()),
+                   withAlpha(Theme::palette().selection, 22));
         const int y0 = c.y(s.rangeY0), y1 = c.y(s.rangeY1);
-        p.fillRect(QRectF(x0, y0, x1 - x0, y1 - y0), QColor(0x42, 0x85, 0xf4, 40));
-        p.setPen(QColor(0x1a, 0x5f, 0xd0));
+        p.fillRect(QRectF(x0, y0, x1 - x0, y1 - y0), withAlpha(Theme::palette().selection, 40));
+        p.setPen(Theme::palette().link);
         p.drawLine(QPointF(x0, c.headerHeight), QPointF(x0, size.height()));
         p.drawLine(QPointF(x1, c.headerHeight), QPointF(x1, size.height()));
     }
     paintSelection(p, c, s);
     paintArrows(p, c, s);
     if (s.hoverX >= c.trackLeft() && !s.hasRange) {
-        p.setPen(QColor(0x20, 0x24, 0x2a, 70));
+        p.setPen(withAlpha(Theme::palette().text, 70));
         p.drawLine(s.hoverX, c.headerHeight, s.hoverX, size.height());
     }
     p.restore();
@@ -279,7 +268,7 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const T
         const TrackLayout::Row& row = all[ri];
         const int y = c.y(row.y);
         if (row.kind == TrackLayout::RowKind::GroupHeader) {
-            p.fillRect(QRect(c.trackLeft(), y, c.trackWidth(), row.height), kGroupBg);
+            p.fillRect(QRect(c.trackLeft(), y, c.trackWidth(), row.height), Theme::palette().groupHeader);
             // A collapsed group still shows when its tracks are busy: their outermost level.
             if (m_layout.groups()[row.group].collapsed) {
                 for (int k : m_layout.groups()[row.group].rows) {
@@ -301,7 +290,7 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineCoords& c, const T
         } else {
             paintCounterRow(p, c, row);
         }
-        p.setPen(kSeparator);
+        p.setPen(Theme::palette().separator);
         p.drawLine(c.trackLeft(), y + row.height - 1, c.size.width(), y + row.height - 1);
     }
     p.setPen(Qt::NoPen);
@@ -363,7 +352,7 @@ void TimelineRenderer::paintSliceRow(QPainter& p, const TimelineCoords& c, const
                                           metrics::kSliceRowHeight - 1);
         }
         if (!m_highlightRects.empty()) {
-            p.setPen(QPen(kHighlight, 2));
+            p.setPen(QPen(Theme::palette().highlight, 2));
             p.drawRects(m_highlightRects.data(), int(m_highlightRects.size()));
         }
     }
@@ -394,10 +383,10 @@ void TimelineRenderer::paintCounterRow(QPainter& p, const TimelineCoords& c, con
         prevY = yLast;
     }
     p.setPen(Qt::NoPen);
-    p.setBrush(kCounterFill);
+    p.setBrush(Theme::palette().counterFill);
     p.drawRects(area.data(), int(area.size()));
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(kCounterLine, 1));
+    p.setPen(QPen(Theme::palette().counterLine, 1));
     p.drawPolyline(line);
 }
 
@@ -406,7 +395,7 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
     p.save();
     const QRect column(0, c.headerHeight, c.trackLeft(), c.viewHeight());
     p.setClipRect(column);
-    p.fillRect(column, kLabelBg);
+    p.fillRect(column, Theme::palette().header);
     const auto& all = m_layout.rows();
     const QFontMetrics labelFm(m_labelFont);
     const QFontMetrics groupFm(m_groupFont);
@@ -416,11 +405,11 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
         const int y = c.y(row.y);
         if (row.kind == TrackLayout::RowKind::GroupHeader) {
             const TrackLayout::Group& g = m_layout.groups()[row.group];
-            p.fillRect(QRect(0, y, c.trackLeft(), row.height), kGroupBg);
+            p.fillRect(QRect(0, y, c.trackLeft(), row.height), Theme::palette().groupHeader);
             // Disclosure triangle.
             p.setRenderHint(QPainter::Antialiasing, true);
             p.setPen(Qt::NoPen);
-            p.setBrush(QColor(0x55, 0x5d, 0x69));
+            p.setBrush(Theme::palette().mutedText);
             const QPointF o(14, y + row.height / 2.0);
             QPolygonF tri;
             if (g.collapsed)
@@ -432,16 +421,16 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
             p.setBrush(Qt::NoBrush);
             // Accent bar: blue for hosts, green for devices.
             p.fillRect(QRect(0, y, 3, row.height),
-                       g.gpu ? QColor(0x3c, 0xa9, 0x51) : QColor(0x4e, 0x79, 0xa7));
+                       g.gpu ? Theme::palette().deviceAccent : Theme::palette().hostAccent);
             p.setFont(m_groupFont);
-            p.setPen(kLabelText);
+            p.setPen(Theme::palette().text);
             const int titleRight = textRight;
             const QString title = groupFm.elidedText(row.label, Qt::ElideRight, titleRight - 26);
             p.drawText(QRect(26, y, titleRight - 26, row.height), Qt::AlignVCenter | Qt::AlignLeft, title);
             const int used = 26 + groupFm.horizontalAdvance(title) + 8;
             if (!row.detail.isEmpty() && used + 30 < titleRight) {
                 p.setFont(m_detailFont);
-                p.setPen(kDetailText);
+                p.setPen(Theme::palette().hintText);
                 p.drawText(
                     QRect(used, y, titleRight - used, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                     QFontMetrics(m_detailFont).elidedText(row.detail, Qt::ElideRight, titleRight - used));
@@ -451,7 +440,7 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
                                   ? metrics::kSliceRowHeight + 2 * metrics::kTrackPadding
                                   : 22;
             p.setFont(m_labelFont);
-            p.setPen(kLabelText);
+            p.setPen(Theme::palette().text);
             p.drawText(QRect(26, y, textRight - 26, lineH), Qt::AlignVCenter | Qt::AlignLeft,
                        labelFm.elidedText(row.label, Qt::ElideRight, textRight - 26));
             QString detail = row.detail;
@@ -462,15 +451,15 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
             }
             if (!detail.isEmpty() && row.height >= lineH + 12) {
                 p.setFont(m_detailFont);
-                p.setPen(kDetailText);
+                p.setPen(Theme::palette().hintText);
                 p.drawText(QRect(26, y + lineH - 4, textRight - 26, 14), Qt::AlignTop | Qt::AlignLeft,
                            detail);
             }
         }
-        p.setPen(kSeparator);
+        p.setPen(Theme::palette().separator);
         p.drawLine(0, y + row.height - 1, c.trackLeft(), y + row.height - 1);
     }
-    p.setPen(QColor(0xd5, 0xd9, 0xe0));
+    p.setPen(Theme::palette().border);
     p.drawLine(c.trackLeft() - 1, c.headerHeight, c.trackLeft() - 1, c.size.height());
     p.restore();
 }
@@ -478,7 +467,7 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
 void TimelineRenderer::paintSelection(QPainter& p, const TimelineCoords& c, const TimelineState& s)
 {
     p.setBrush(Qt::NoBrush);
-    QPen dashed(QColor(0x1b, 0x1f, 0x24), 1, Qt::DashLine);
+    QPen dashed(Theme::palette().text, 1, Qt::DashLine);
     p.setPen(dashed);
     for (SliceRef r : s.linked) {
         const QRectF rect = sliceRect(c, r);
@@ -487,14 +476,14 @@ void TimelineRenderer::paintSelection(QPainter& p, const TimelineCoords& c, cons
     if (s.currentMatch.valid() && s.currentMatch != s.selected) {
         const QRectF rect = sliceRect(c, s.currentMatch);
         if (!rect.isEmpty()) {
-            p.setPen(QPen(kHighlight, 3));
+            p.setPen(QPen(Theme::palette().highlight, 3));
             p.drawRect(rect.adjusted(-1, -1, 0, 0));
         }
     }
     if (s.selected.valid()) {
         const QRectF rect = sliceRect(c, s.selected);
         if (!rect.isEmpty()) {
-            p.setPen(QPen(QColor(0x10, 0x12, 0x16), 2));
+            p.setPen(QPen(Theme::palette().text, 2));
             p.drawRect(rect.adjusted(0, 0, -1, -1).toAlignedRect());
         }
     }
@@ -505,7 +494,7 @@ void TimelineRenderer::paintArrows(QPainter& p, const TimelineCoords& c, const T
     if (s.arrows.empty()) return;
     const Trace& t = *m_doc->trace;
     p.setRenderHint(QPainter::Antialiasing, true);
-    const QColor color(0x22, 0x26, 0x2c);
+    const QColor color = Theme::palette().text;
     p.setPen(QPen(color, 1.4));
     for (const auto& [from, to] : s.arrows) {
         const double y0 = sliceCenterY(c, from), y1 = sliceCenterY(c, to);
@@ -522,7 +511,7 @@ void TimelineRenderer::paintArrows(QPainter& p, const TimelineCoords& c, const T
         head << b << b + QPointF(-7, -3.5) << b + QPointF(-7, 3.5);
         p.setBrush(color);
         p.drawPolygon(head);
-        p.setBrush(QColor(Qt::white));
+        p.setBrush(Theme::palette().base);
         p.drawEllipse(a, 2.5, 2.5);
     }
     p.setBrush(Qt::NoBrush);

@@ -49,6 +49,8 @@ public:
 
     const QString& name(StringId id);
     const SliceColors& colors() const { return m_colors; }
+    // The theme switched: slices take its colours (everything else reads it while painting).
+    void reloadColors() { m_colors.reloadColors(); }
 
 private:
     void paintTracks(QPainter& p, const TimelineCoords& c, const TimelineState& s,

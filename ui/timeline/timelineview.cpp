@@ -3,6 +3,7 @@
 #include "document/tracedocument.h"
 #include "timeline/timelinehittest.h"
 #include "util/format.h"
+#include "util/theme.h"
 
 #include <QGestureEvent>
 #include <QKeyEvent>
@@ -47,6 +48,10 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     verticalScrollBar()->setSingleStep(24);
     m_frameWindow.start();
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        m_renderer.reloadColors();
+        viewport()->update();
+    });
 }
 
 TimelineView::~TimelineView() = default;

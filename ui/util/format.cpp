@@ -48,6 +48,11 @@ QString formatTimestamp(int64_t ns, double resolutionNs)
     return QString::number(double(ns) / scale, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
 }
 
+QString formatMillis(int64_t ns)
+{
+    return QString::number(double(ns) / 1e6, 'f', 3) + QLatin1String(" ms");
+}
+
 QString formatBytes(double bytes)
 {
     const double a = std::fabs(bytes);

@@ -10,6 +10,10 @@ QString formatDuration(int64_t ns);
 // A time on the trace axis relative to the trace start, with enough digits for the given
 // resolution (ns per pixel): "12.345 ms".
 QString formatTimestamp(int64_t ns, double resolutionNs = 1000.0);
+// A time on the trace axis in milliseconds with microsecond digits, "12.345 ms": columns of times
+// (allocation tables, memory tooltips) compare best in one unit.
+QString formatMillis(int64_t ns);
+// Binary units; one decimal up to MiB, two for GiB: "850 B", "4.0 KiB", "12.3 MiB", "1.25 GiB".
 QString formatBytes(double bytes);
 // "1,234,567"
 QString formatCount(uint64_t n);

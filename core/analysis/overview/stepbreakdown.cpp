@@ -44,8 +44,11 @@ bool isDataLoaderName(std::string_view name)
            name.substr(name.size() - next.size()) == next;
 }
 
-void average(StepBreakdown& b)
+} // namespace
+
+void StepBreakdown::recomputeAverages()
 {
+    StepBreakdown& b = *this;
     b.average = {};
     b.averageTotal = 0;
     if (b.steps.empty()) return;
@@ -58,6 +61,8 @@ void average(StepBreakdown& b)
         a /= double(b.steps.size());
     b.averageTotal /= double(b.steps.size());
 }
+
+namespace {
 
 struct Work {
     TimeNs start, end;
@@ -183,8 +188,18 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     for (IntervalSet& r : roles)
         r.normalize();
 
-    // Steps: ProfilerStep ranges in time order, else one step over the CPU events.
-    for (size_t i = 0; i < t.steps().size(); ++i) {
+    // Steps: a chosen range, else ProfilerStep ranges in time order, else one step over the CPU
+    // events.
+    const bool span = options.spanEnd > options.spanStart;
+    if (span) {
+        StepCosts c;
+        c.name = "selection";
+        c.hostStart = c.start = options.spanStart;
+        c.hostEnd = c.end = options.spanEnd;
+        out.steps.push_back(std::move(c));
+        out.selection = true;
+    }
+    for (size_t i = 0; i < t.steps().size() && !span; ++i) {
         const Step& st = t.steps()[i];
         if (st.start < options.from) continue;
         StepCosts c;
@@ -212,7 +227,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
 
     // Device steps: the device work launched by runtime calls that lie wholly inside each step.
     const size_t n = out.steps.size();
-    if (options.deviceSteps) {
+    if (options.deviceSteps && !span) {
         std::sort(runtimes.begin(), runtimes.end(),
                   [](const Work& a, const Work& b) { return a.start < b.start; });
         std::vector<std::pair<TimeNs, TimeNs>> stepDevice(n, {kNone, std::numeric_limits<TimeNs>::min()});
@@ -304,7 +319,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
         st.overlap = overlap.lengthIn(st.start, st.end);
         st.otherThanComm = st.total() + st.overlap - st.computation - st.communication;
     }
-    average(out);
+    out.recomputeAverages();
     return out;
 }
 
@@ -327,7 +342,7 @@ StepBreakdown StepBreakdownAnalysis::update(const StepBreakdown& previous) const
     out.steps.assign(previous.steps.begin(), previous.steps.begin() + ptrdiff_t(keep));
     out.steps.insert(out.steps.end(), fresh.steps.begin(), fresh.steps.end());
     out.onDevice = previous.onDevice || fresh.onDevice;
-    average(out);
+    out.recomputeAverages();
     return out;
 }
 

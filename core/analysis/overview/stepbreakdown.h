@@ -46,7 +46,11 @@ struct StepBreakdown {
     double averageTotal = 0;
     bool onDevice = false;       // step spans were extended to the device work they launched
     bool wholeTrace = false;     // no ProfilerStep: one step over the CPU events
+    bool selection = false;      // one step over a chosen time range (Options::spanStart/End)
     size_t tailStepsRemoved = 0; // trailing steps whose kernels were not all captured
+
+    // average and averageTotal from steps.
+    void recomputeAverages();
 };
 
 // The per-step breakdown of tb_plugin's Overview (torch_tb_profiler OverallParser + StepParser):
@@ -66,6 +70,9 @@ public:
         // first such step starts no earlier than previousEnd (the end of the step before it).
         TimeNs from = INT64_MIN;
         TimeNs previousEnd = INT64_MIN;
+        // A time range chosen by the user: broken down as one step named "selection", whatever
+        // steps the trace has. Empty when spanEnd <= spanStart.
+        TimeNs spanStart = 0, spanEnd = 0;
     };
 
     StepBreakdownAnalysis(const Trace& trace, const LinkIndex& links) : m_trace(trace), m_links(links) {}

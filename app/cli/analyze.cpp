@@ -1,0 +1,140 @@
+#include "analysis/linkindex.h"
+#include "analysis/overview/overview.h"
+#include "analysis/overview/overviewexport.h"
+#include "cli/commands.h"
+#include "io/tracereader.h"
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+namespace ks::cli {
+
+namespace {
+
+const char* const kUsage =
+    "usage: kinetoscope analyze TRACE [--json] [--csv DIR] [--steps A-B]\n"
+    "\n"
+    "Computes the trace overview with AMD TraceLens's definitions (see docs/analyze.md):\n"
+    "the GPU timeline breakdown (computation, exposed communication, exposed memcpy, busy,\n"
+    "idle), kernel time by launching op and op category, the per-op performance model\n"
+    "(GFLOPS, data moved, TFLOPS/s, TB/s for GEMM, SDPA, elementwise, reduce and\n"
+    "normalization ops) and the short kernel histogram.\n"
+    "\n"
+    "options:\n"
+    "  --json        print one JSON object (gpu_timeline holds TraceLens's keys in ms)\n"
+    "  --csv DIR     write TraceLens-compatible CSV files into DIR (gpu_timeline.csv,\n"
+    "                kernel_summary.csv, ops_summary.csv, ops_summary_by_category.csv,\n"
+    "                GEMM.csv, SDPA_fwd.csv, ..., short_kernel_histogram.csv)\n"
+    "  --steps A-B   only ProfilerStep#A..#B (one number for a single step)\n"
+    "  --row-limit N rows per table in the text report (default 15)\n"
+    "Without --json or --csv a readable report is printed.\n";
+
+bool parseSteps(const std::string& v, int64_t& a, int64_t& b)
+{
+    const size_t dash = v.find('-', 1);
+    const std::string first = v.substr(0, dash),
+                      last = dash == std::string::npos ? first : v.substr(dash + 1);
+    auto one = [](const std::string& s, int64_t& out) {
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+        return r.ec == std::errc() && r.ptr == s.data() + s.size() && out >= 0;
+    };
+    return one(first, a) && one(last, b) && a <= b;
+}
+
+} // namespace
+
+int runAnalyze(const Args& args)
+{
+    std::string path, csvDir;
+    bool json = false;
+    bool steps = false;
+    int64_t stepA = 0, stepB = 0;
+    size_t rowLimit = 15;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string& out) {
+            if (i + 1 >= args.size()) {
+                std::fprintf(stderr, "kinetoscope analyze: %s needs a value\n", a.c_str());
+                return false;
+            }
+            out = args[++i];
+            return true;
+        };
+        std::string v;
+        if (a == "--help" || a == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--csv") {
+            if (!value(csvDir)) return 2;
+        } else if (a == "--steps") {
+            if (!value(v)) return 2;
+            if (!parseSteps(v, stepA, stepB)) {
+                std::fprintf(stderr, "kinetoscope analyze: --steps needs A-B (step numbers), got '%s'\n",
+                             v.c_str());
+                return 2;
+            }
+            steps = true;
+        } else if (a == "--row-limit") {
+            if (!value(v)) return 2;
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), rowLimit);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
+                std::fprintf(stderr, "kinetoscope analyze: --row-limit needs a count, got '%s'\n", v.c_str());
+                return 2;
+            }
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "kinetoscope analyze: unknown option '%s'\n", a.c_str());
+            std::fputs(kUsage, stderr);
+            return 2;
+        } else if (path.empty()) {
+            path = a;
+        } else {
+            std::fprintf(stderr, "kinetoscope analyze: more than one trace given\n");
+            return 2;
+        }
+    }
+    if (path.empty()) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+
+    const LoadResult loaded = loadTraceFile(path);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "kinetoscope: %s: %s\n", path.c_str(), loaded.error.c_str());
+        return 1;
+    }
+    for (const auto& w : loaded.warnings)
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    const Trace& trace = *loaded.trace;
+
+    OverviewOptions options;
+    if (steps && !stepWindow(trace, stepA, stepB, options.window)) {
+        std::fprintf(stderr, "kinetoscope analyze: %s: no ProfilerStep#%lld..#%lld in the trace\n",
+                     path.c_str(), (long long)stepA, (long long)stepB);
+        return 1;
+    }
+    const OverviewResult result = computeOverview(trace, options);
+    if (!result.timeline.valid)
+        std::fprintf(stderr, "kinetoscope analyze: %s: no linked GPU work (the GPU timeline is empty)\n",
+                     path.c_str());
+
+    if (!csvDir.empty()) {
+        std::string error;
+        if (!writeOverviewCsv(result, csvDir, &error)) {
+            std::fprintf(stderr, "kinetoscope analyze: %s\n", error.c_str());
+            return 1;
+        }
+    }
+    if (json) {
+        const std::string text = overviewJson(result);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    } else if (csvDir.empty()) {
+        const std::string text = overviewText(result, rowLimit);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+    return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,97 @@
+#include "analysis/overview/launchattribution.h"
+
+#include "analysis/linkindex.h"
+
+namespace ks {
+
+namespace {
+
+bool isGpuTrack(const Trace& trace, const Track& t)
+{
+    return t.kind == TrackKind::GpuStream || trace.process(t.process).kind == ProcessKind::Gpu;
+}
+
+} // namespace
+
+SliceRef LaunchAttribution::innermostCpuOp(const Trace& trace, SliceRef r)
+{
+    const SliceTrack& st = trace.slices(r.track);
+    for (int64_t row = st.parent(r.index); row >= 0; row = st.parent(size_t(row))) {
+        const SliceRef p{r.track, uint32_t(row)};
+        if (trace.sliceKind(p) == EventKind::CpuOp) return p;
+    }
+    return {};
+}
+
+size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links)
+{
+    const size_t before = m_items.size();
+    if (m_seen.size() < trace.trackCount()) m_seen.resize(trace.trackCount(), 0);
+    const Column<Flow>& flows = trace.flows();
+    for (; m_flowsSeen < flows.size(); ++m_flowsSeen) {
+        const Flow& f = flows[m_flowsSeen];
+        if (f.hasFrom && f.hasTo && f.from().valid() && f.to().valid() &&
+            isGpuWorkKind(trace.sliceKind(f.to())))
+            m_flowTargets.insert(f.to());
+    }
+    for (uint32_t t = 0; t < trace.trackCount(); ++t) {
+        const Track& track = trace.track(TrackId(t));
+        if (!isGpuTrack(trace, track)) continue;
+        const SliceTrack& st = track.slices;
+        const size_t n = st.size();
+        const int device = trace.process(track.process).deviceId;
+        for (size_t row = m_seen[t]; row < n; ++row) {
+            if (st.isOpen(row)) break; // still running: take it (and what follows) next time
+            const EventKind kind = trace.kindOf(st.category(row));
+            if (!isGpuWorkKind(kind)) {
+                m_seen[t] = uint32_t(row + 1);
+                continue;
+            }
+            GpuWorkItem it;
+            it.work = SliceRef{TrackId(t), uint32_t(row)};
+            it.start = st.start(row);
+            it.end = st.end(row);
+            it.name = st.name(row);
+            it.kind = kind;
+            const uint64_t classKey = (uint64_t(it.name.value) << 8) | uint8_t(kind);
+            auto [cls, added] = m_classOf.try_emplace(classKey, GpuWorkClass::Computation);
+            if (added) cls->second = classifyGpuWork(kind, trace.str(it.name));
+            it.cls = cls->second;
+            it.stream = track.stream;
+            it.device = device;
+            it.runtime = links.launchOf(it.work);
+            if (it.runtime.valid() && !m_flowTargets.empty() && !m_flowTargets.count(it.work)) {
+                // TraceLens follows ac2g flows; work whose flow is incomplete (ROCm's synchronous
+                // hipMemset writes no 's' end) stays out of its tree. Graph launches join by id.
+                const std::string_view launch = trace.sliceName(it.runtime);
+                if (launch != "cudaGraphLaunch" && launch != "hipGraphLaunch") it.runtime = SliceRef();
+            }
+            if (it.runtime.valid()) {
+                // Walk up from the launch: the innermost cpu_op is the parent op; the launcher skips
+                // "execute" pass-through ops. A runtime call nested in another one stops the search
+                // there, and the launch itself becomes the launcher.
+                const SliceTrack& cpu = trace.slices(it.runtime.track);
+                for (int64_t p = cpu.parent(it.runtime.index); p >= 0; p = cpu.parent(size_t(p))) {
+                    const SliceRef ref{it.runtime.track, uint32_t(p)};
+                    const EventKind k = trace.sliceKind(ref);
+                    if (isLaunchKind(k)) break;
+                    if (k != EventKind::CpuOp) continue;
+                    if (!it.parentOp.valid()) it.parentOp = ref;
+                    if (trace.str(cpu.name(size_t(p))) == "execute") continue;
+                    it.launcher = ref;
+                    break;
+                }
+                if (!it.parentOp.valid()) it.parentOp = innermostCpuOp(trace, it.runtime);
+                if (!it.launcher.valid()) it.launcher = it.runtime;
+            }
+            m_seen[t] = uint32_t(row + 1);
+            const TimeNs at =
+                it.runtime.valid() ? trace.slices(it.runtime.track).start(it.runtime.index) : it.start;
+            if (!m_window.contains(at)) continue;
+            m_items.push_back(it);
+        }
+    }
+    return m_items.size() - before;
+}
+
+} // namespace ks

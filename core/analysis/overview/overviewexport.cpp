@@ -1,0 +1,457 @@
+#include "analysis/overview/overviewexport.h"
+
+#include "util/atomicfile.h"
+#include "util/jsonwrite.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+namespace ks {
+
+namespace {
+
+// A number as pandas' to_csv writes a float: Python's repr, NaN as an empty field.
+std::string num(double d)
+{
+    if (!std::isfinite(d)) return {};
+    std::string s;
+    appendJsonDouble(s, d);
+    return s;
+}
+
+void csvField(std::string& out, std::string_view s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
+        out += s;
+        return;
+    }
+    out += '"';
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+}
+
+class Csv {
+public:
+    explicit Csv(std::initializer_list<std::string_view> header) { row(header); }
+    explicit Csv(const std::vector<std::string>& header)
+    {
+        for (const std::string& h : header)
+            cell(h);
+        end();
+    }
+    void row(std::initializer_list<std::string_view> cells)
+    {
+        for (std::string_view c : cells)
+            cell(c);
+        end();
+    }
+    void cell(std::string_view c)
+    {
+        if (!m_first) m_text += ',';
+        m_first = false;
+        csvField(m_text, c);
+    }
+    void end()
+    {
+        m_text += '\n';
+        m_first = true;
+    }
+    bool write(const std::string& path, std::string* error) const
+    {
+        AtomicFile f(path, AtomicFile::Options{AtomicFile::Compression::None});
+        if (!f.open() || !f.write(m_text) || !f.commit()) {
+            if (error) *error = f.error();
+            return false;
+        }
+        return true;
+    }
+
+private:
+    std::string m_text;
+    bool m_first = true;
+};
+
+std::string pyList(const std::vector<std::string>& v)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); ++i)
+        out += (i ? ", '" : "'") + v[i] + "'";
+    return out + "]";
+}
+
+void jsonNum(std::string& out, double d)
+{
+    if (std::isfinite(d))
+        appendJsonDouble(out, d);
+    else
+        out += "null";
+}
+
+void jsonKey(std::string& out, std::string_view k)
+{
+    appendJsonString(out, k);
+    out += ':';
+}
+
+double ms(TimeNs ns)
+{
+    return double(ns) / 1e6;
+}
+
+} // namespace
+
+std::vector<std::pair<const char*, TimeNs>> timelineRows(const GpuTimelineMetrics& m)
+{
+    return {{"computation_time", m.computation},
+            {"exposed_comm_time", m.exposedComm},
+            {"exposed_memcpy_time", m.exposedMemcpy},
+            {"busy_time", m.busy},
+            {"idle_time", m.idle},
+            {"total_time", m.total},
+            {"total_comm_time", m.totalComm},
+            {"total_memcpy_time", m.totalMemcpy}};
+}
+
+bool writeOverviewCsv(const OverviewResult& r, const std::string& dir, std::string* error)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        if (error) *error = "cannot create " + dir + ": " + ec.message();
+        return false;
+    }
+    auto path = [&](const std::string& stem) {
+        return (std::filesystem::path(dir) / (stem + ".csv")).string();
+    };
+
+    if (r.timeline.valid) {
+        Csv c{"type", "time ms", "percent"};
+        for (const auto& [k, ns] : timelineRows(r.timeline))
+            c.row({k, num(ms(ns)),
+                   num(r.timeline.total > 0 ? double(ns) / double(r.timeline.total) * 100 : NAN)});
+        if (!c.write(path("gpu_timeline"), error)) return false;
+    }
+    if (!r.gpuOnly && !r.kernels.categories.empty()) {
+        Csv c{"op category", "Count", "total_direct_kernel_time_ms", "Percentage (%)",
+              "Cumulative Percentage (%)"};
+        for (const CategorySummaryRow& x : r.kernels.categories)
+            c.row({x.category, std::to_string(x.count), num(x.directMs), num(x.percent),
+                   num(x.cumulativePercent)});
+        if (!c.write(path("ops_summary_by_category"), error)) return false;
+    }
+    if (!r.gpuOnly && !r.kernels.ops.empty()) {
+        Csv c{"name",
+              "total_direct_kernel_time_sum",
+              "total_subtree_kernel_time_sum",
+              "total_direct_kernel_time_ms",
+              "total_subtree_kernel_time_ms",
+              "Count",
+              "Categories",
+              "Percentage (%)",
+              "Cumulative Percentage (%)"};
+        for (const OpsSummaryRow& x : r.kernels.ops)
+            c.row({x.name, num(x.directUs), num(x.subtreeUs), num(x.directUs / 1000), num(x.subtreeUs / 1000),
+                   std::to_string(x.count), pyList(x.categories), num(x.percent), num(x.cumulativePercent)});
+        if (!c.write(path("ops_summary"), error)) return false;
+    }
+    if (!r.gpuOnly) {
+        for (const PerfSheet& s : r.perfSheets) {
+            if (s.rows.empty()) continue;
+            std::vector<std::string> header{"name"};
+            for (const std::string& p : s.paramNames)
+                header.push_back("param: " + p);
+            for (const char* h : {"GFLOPS_first", "Data Moved (MB)_first", "FLOPS/Byte_first"})
+                header.emplace_back(h);
+            for (const char* m : {"TB/s", "TFLOPS/s"})
+                for (const char* a : {"_mean", "_median", "_std", "_min", "_max"})
+                    header.push_back(std::string(m) + a);
+            for (const char* a : {"_mean", "_median", "_std", "_min", "_max", "_sum"})
+                header.push_back(std::string("Kernel Time (µs)") + a);
+            header.emplace_back("name_count");
+            Csv c(header);
+            for (const PerfRow& x : s.rows) {
+                c.cell(x.name);
+                for (const std::string& p : s.paramNames) {
+                    std::string_view v;
+                    for (const auto& [k, val] : x.params)
+                        if (k == p) v = val;
+                    c.cell(v);
+                }
+                c.cell(num(x.gflops));
+                c.cell(num(x.dataMovedMB));
+                c.cell(num(x.flopsPerByte));
+                for (const Stats* st : {&x.tbPerS, &x.tflopsPerS})
+                    for (double v : {st->mean, st->median, st->std, st->min, st->max})
+                        c.cell(num(v));
+                for (double v : {x.kernelUs.mean, x.kernelUs.median, x.kernelUs.std, x.kernelUs.min,
+                                 x.kernelUs.max, x.kernelUs.sum})
+                    c.cell(num(v));
+                c.cell(std::to_string(x.count));
+                c.end();
+            }
+            if (!c.write(path(s.name), error)) return false;
+        }
+    }
+    if (!r.kernels.kernels.empty()) {
+        std::vector<std::string> header{"Parent op category"};
+        if (r.kernels.hasParentOpColumn) header.emplace_back("Parent cpu_op");
+        for (const char* h :
+             {"Kernel name", "Kernel stream", "Kernel duration (µs)_sum", "Kernel duration (µs)_count",
+              "Kernel duration (µs)_mean", "Kernel duration (µs)_min", "Kernel duration (µs)_max",
+              "Percent of kernels time (%)", "Percent of total time (%)"})
+            header.emplace_back(h);
+        Csv c(header);
+        for (const KernelSummaryRow& x : r.kernels.kernels) {
+            c.cell(x.category);
+            if (r.kernels.hasParentOpColumn) c.cell(x.parentOp);
+            c.cell(x.kernelName);
+            c.cell(x.stream >= 0 ? std::to_string(x.stream) : std::string());
+            c.cell(num(x.sumUs));
+            c.cell(std::to_string(x.count));
+            for (double v : {x.meanUs, x.minUs, x.maxUs, x.percentOfKernels, x.percentOfTotal})
+                c.cell(num(v));
+            c.end();
+        }
+        if (!c.write(path("kernel_summary"), error)) return false;
+    }
+    Csv h{"bin_start", "bin_end", "count"};
+    for (const HistogramBin& b : r.shortKernels)
+        h.row({num(b.start), num(b.end), std::to_string(b.count)});
+    return h.write(path("short_kernel_histogram"), error);
+}
+
+std::string overviewJson(const OverviewResult& r)
+{
+    std::string o = "{";
+    auto timeline = [&](const GpuTimelineMetrics& m) {
+        o += '{';
+        bool first = true;
+        for (const auto& [k, ns] : timelineRows(m)) {
+            if (!first) o += ',';
+            first = false;
+            jsonKey(o, k);
+            jsonNum(o, m.valid ? ms(ns) : NAN);
+        }
+        o += '}';
+    };
+    jsonKey(o, "gpu_timeline");
+    timeline(r.timeline);
+    o += ',';
+    jsonKey(o, "gpu_timeline_per_device");
+    o += '{';
+    bool first = true;
+    for (const auto& [device, m] : r.perDevice) {
+        if (!first) o += ',';
+        first = false;
+        jsonKey(o, std::to_string(device));
+        timeline(m);
+    }
+    o += "},";
+    jsonKey(o, "ops_summary_by_category");
+    o += '[';
+    for (size_t i = 0; i < r.kernels.categories.size(); ++i) {
+        const CategorySummaryRow& x = r.kernels.categories[i];
+        o += i ? ",{" : "{";
+        jsonKey(o, "op category");
+        appendJsonString(o, x.category);
+        o += ',';
+        jsonKey(o, "Count");
+        o += std::to_string(x.count) + ',';
+        jsonKey(o, "total_direct_kernel_time_ms");
+        jsonNum(o, x.directMs);
+        o += ',';
+        jsonKey(o, "Percentage (%)");
+        jsonNum(o, x.percent);
+        o += '}';
+    }
+    o += "],";
+    jsonKey(o, "ops_summary");
+    o += '[';
+    for (size_t i = 0; i < r.kernels.ops.size(); ++i) {
+        const OpsSummaryRow& x = r.kernels.ops[i];
+        o += i ? ",{" : "{";
+        jsonKey(o, "name");
+        appendJsonString(o, x.name);
+        o += ',';
+        jsonKey(o, "total_direct_kernel_time_ms");
+        jsonNum(o, x.directUs / 1000);
+        o += ',';
+        jsonKey(o, "total_subtree_kernel_time_ms");
+        jsonNum(o, x.subtreeUs / 1000);
+        o += ',';
+        jsonKey(o, "Count");
+        o += std::to_string(x.count) + ',';
+        jsonKey(o, "Categories");
+        o += '[';
+        for (size_t j = 0; j < x.categories.size(); ++j) {
+            if (j) o += ',';
+            appendJsonString(o, x.categories[j]);
+        }
+        o += "],";
+        jsonKey(o, "Percentage (%)");
+        jsonNum(o, x.percent);
+        o += '}';
+    }
+    o += "],";
+    jsonKey(o, "kernel_summary");
+    o += '[';
+    for (size_t i = 0; i < r.kernels.kernels.size(); ++i) {
+        const KernelSummaryRow& x = r.kernels.kernels[i];
+        o += i ? ",{" : "{";
+        jsonKey(o, "Parent op category");
+        appendJsonString(o, x.category);
+        o += ',';
+        jsonKey(o, "Parent cpu_op");
+        appendJsonString(o, x.parentOp);
+        o += ',';
+        jsonKey(o, "Kernel name");
+        appendJsonString(o, x.kernelName);
+        o += ',';
+        jsonKey(o, "Kernel stream");
+        o += std::to_string(x.stream) + ',';
+        jsonKey(o, "Kernel duration (µs)_sum");
+        jsonNum(o, x.sumUs);
+        o += ',';
+        jsonKey(o, "Kernel duration (µs)_count");
+        o += std::to_string(x.count);
+        o += '}';
+    }
+    o += "],";
+    jsonKey(o, "perf");
+    o += '{';
+    for (size_t s = 0; s < r.perfSheets.size(); ++s) {
+        const PerfSheet& sh = r.perfSheets[s];
+        if (s) o += ',';
+        jsonKey(o, sh.name);
+        o += '[';
+        for (size_t i = 0; i < sh.rows.size(); ++i) {
+            const PerfRow& x = sh.rows[i];
+            o += i ? ",{" : "{";
+            jsonKey(o, "name");
+            appendJsonString(o, x.name);
+            for (const auto& [k, v] : x.params) {
+                o += ',';
+                jsonKey(o, "param: " + k);
+                appendJsonString(o, v);
+            }
+            const std::pair<const char*, double> nums[] = {
+                {"GFLOPS", x.gflops},
+                {"Data Moved (MB)", x.dataMovedMB},
+                {"FLOPS/Byte", x.flopsPerByte},
+                {"TFLOPS/s_mean", x.tflopsPerS.mean},
+                {"TB/s_mean", x.tbPerS.mean},
+                {"Kernel Time (µs)_sum", x.kernelUs.sum},
+                {"Kernel Time (µs)_mean", x.kernelUs.mean},
+            };
+            for (const auto& [k, v] : nums) {
+                o += ',';
+                jsonKey(o, k);
+                jsonNum(o, v);
+            }
+            o += ',';
+            jsonKey(o, "count");
+            o += std::to_string(x.count) + '}';
+        }
+        o += ']';
+    }
+    o += "},";
+    jsonKey(o, "short_kernel_histogram");
+    o += '[';
+    for (size_t i = 0; i < r.shortKernels.size(); ++i) {
+        const HistogramBin& b = r.shortKernels[i];
+        o += i ? ",[" : "[";
+        jsonNum(o, b.start);
+        o += ',';
+        jsonNum(o, b.end);
+        o += ',' + std::to_string(b.count) + ']';
+    }
+    o += "]}\n";
+    return o;
+}
+
+std::string overviewText(const OverviewResult& r, size_t rowLimit)
+{
+    std::string o;
+    char buf[512];
+    auto line = [&](const char* fmt, auto... args) {
+        std::snprintf(buf, sizeof buf, fmt, args...);
+        o += buf;
+    };
+    auto cut = [](const std::string& s, size_t n) { return s.size() > n ? s.substr(0, n - 3) + "..." : s; };
+    auto timeline = [&](const char* title, const GpuTimelineMetrics& m) {
+        line("%s\n", title);
+        if (!m.valid) {
+            line("  no GPU work\n");
+            return;
+        }
+        for (const auto& [k, ns] : timelineRows(m))
+            line("  %-22s %12.3f ms %7.2f %%\n", k, ms(ns),
+                 m.total > 0 ? double(ns) / double(m.total) * 100 : 0.0);
+    };
+    timeline("GPU timeline (all GPU work)", r.timeline);
+    if (r.perDevice.size() > 1)
+        for (const auto& [device, m] : r.perDevice) {
+            std::snprintf(buf, sizeof buf, "\nGPU timeline, device %d", device);
+            std::string title = buf;
+            timeline(title.c_str(), m);
+        }
+    if (r.unlinkedWork)
+        line("  (%zu GPU work items without a linked launch are left out, as TraceLens does)\n",
+             r.unlinkedWork);
+    if (!r.kernels.categories.empty()) {
+        line("\nKernel time by op category\n  %-22s %8s %14s %8s\n", "category", "ops", "kernel ms", "%");
+        for (const CategorySummaryRow& x : r.kernels.categories)
+            line("  %-22s %8llu %14.3f %7.2f%%\n", x.category.c_str(), (unsigned long long)x.count,
+                 x.directMs, x.percent);
+    }
+    if (!r.kernels.ops.empty()) {
+        line("\nTop ops by kernel time\n  %-50s %8s %14s %8s  %s\n", "op", "count", "kernel ms", "%",
+             "category");
+        for (size_t i = 0; i < r.kernels.ops.size() && i < rowLimit; ++i) {
+            const OpsSummaryRow& x = r.kernels.ops[i];
+            std::string cats;
+            for (const std::string& c : x.categories)
+                cats += (cats.empty() ? "" : ",") + c;
+            line("  %-50s %8llu %14.3f %7.2f%%  %s\n", cut(x.name, 50).c_str(), (unsigned long long)x.count,
+                 x.directUs / 1000, x.percent, cats.c_str());
+        }
+    }
+    if (!r.kernels.kernels.empty()) {
+        line("\nTop kernels\n  %-60s %8s %12s %10s  %s\n", "kernel", "count", "total ms", "mean us",
+             "parent op");
+        for (size_t i = 0; i < r.kernels.kernels.size() && i < rowLimit; ++i) {
+            const KernelSummaryRow& x = r.kernels.kernels[i];
+            line("  %-60s %8llu %12.3f %10.2f  %s\n", cut(x.kernelName, 60).c_str(),
+                 (unsigned long long)x.count, x.sumUs / 1000, x.meanUs, x.parentOp.c_str());
+        }
+    }
+    for (const PerfSheet& s : r.perfSheets) {
+        line("\nPerf model: %s\n  %-44s %7s %12s %12s %10s %10s %8s\n", s.name.c_str(), "op (parameters)",
+             "calls", "GFLOPS", "MB moved", "TFLOPS/s", "TB/s", "FLOP/B");
+        for (size_t i = 0; i < s.rows.size() && i < rowLimit; ++i) {
+            const PerfRow& x = s.rows[i];
+            std::string label = x.name + " ";
+            for (const auto& [k, v] : x.params)
+                if (k == "op_shape" || k == "shape_in1" || k == "M" || k == "N" || k == "K" || k == "B" ||
+                    k == "N_Q" || k == "num_input_elems")
+                    label += k + "=" + v + " ";
+            line("  %-44s %7llu %12.4f %12.3f %10.2f %10.3f %8.1f\n", cut(label, 44).c_str(),
+                 (unsigned long long)x.count, x.gflops, x.dataMovedMB, x.tflopsPerS.mean, x.tbPerS.mean,
+                 x.flopsPerByte);
+        }
+    }
+    if (!r.shortKernels.empty()) {
+        uint64_t n = 0;
+        for (const HistogramBin& b : r.shortKernels)
+            n += b.count;
+        line("\nShort kernels (< 10 us): %llu, %.3f..%.3f us\n", (unsigned long long)n,
+             r.shortKernels.front().start, r.shortKernels.back().end);
+    }
+    return o;
+}
+
+} // namespace ks

@@ -1,0 +1,71 @@
+#include "live/windowfile.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ks::live {
+
+namespace {
+
+std::string realPath(const std::string& p)
+{
+    char buf[PATH_MAX];
+    return ::realpath(p.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+} // namespace
+
+int openWindowFile(const std::string& path, const std::string& dir, std::string& resolved, std::string& error)
+{
+    if (dir.empty()) {
+        error = "window file " + path + " refused: this session has no window directory";
+        return -1;
+    }
+    const size_t slash = path.rfind('/');
+    if (path.empty() || path[0] != '/' || slash == std::string::npos) {
+        error = "window file " + path + " refused: not an absolute path";
+        return -1;
+    }
+    const std::string name = path.substr(slash + 1);
+    if (name.empty() || name == "." || name == "..") {
+        error = "window file " + path + " refused: not a file name";
+        return -1;
+    }
+    const std::string realDir = realPath(dir);
+    const std::string parent = realPath(slash == 0 ? "/" : path.substr(0, slash));
+    if (realDir.empty() || parent.empty() || (parent != realDir && parent.rfind(realDir + "/", 0) != 0)) {
+        error = "window file " + path + " refused: not inside the session's window directory " + dir;
+        return -1;
+    }
+    const int dirFd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0) {
+        error = "cannot open window file " + path + ": " + std::strerror(errno);
+        return -1;
+    }
+    // O_NOFOLLOW: a symlink planted as the file is refused (ELOOP); O_NONBLOCK: opening a FIFO
+    // without a writer returns at once instead of waiting for one.
+    const int fd = ::openat(dirFd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    const int openErr = errno;
+    ::close(dirFd);
+    if (fd < 0) {
+        error = openErr == ELOOP ? "window file " + path + " refused: it is a symlink"
+                                 : "cannot open window file " + path + ": " + std::strerror(openErr);
+        return -1;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        error = "window file " + path + " refused: not a regular file";
+        ::close(fd);
+        return -1;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    resolved = parent + "/" + name;
+    return fd;
+}
+
+} // namespace ks::live

@@ -1,0 +1,225 @@
+// The table-model base (util/tablemodel.h) as every table uses it: each model passes Qt's model
+// tester with rows in it, every column header has a title and a tooltip, and the first click on a
+// header sorts numbers largest first and text A to Z, through the header's own click handling.
+
+#include "../core/memorytracetext.h"
+#include "analysis/memorytimeline.h"
+#include "analysis/rangestats.h"
+#include "analysis/summaryreport.h"
+#include "document/tracedocument.h"
+#include "mainwindow/logdirmodel.h"
+#include "memory/allocationfilterproxy.h"
+#include "memory/allocationtablemodel.h"
+#include "panels/kerneltablemodel.h"
+#include "panels/operatortablemodel.h"
+#include "panels/rangestatsmodel.h"
+#include "util/tablewidgets.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace ks;
+using namespace ks::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+std::shared_ptr<TraceDocument> load(const char* name)
+{
+    std::atomic<bool> cancel{false};
+    return loadDocument(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1StringView(name), cancel, {}).document;
+}
+
+const char* kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+
+std::unique_ptr<Trace> smallMemoryTrace()
+{
+    return ks::test::TraceText()
+        .op("aten::empty", 10, 10)
+        .op("aten::relu", 50, 10)
+        .op("aten::mul", 100, 10)
+        .mem(12, 1024, 0x100, 1, 0, 1, 1024, 2048)
+        .mem(52, 4096, 0x200, 1, 0, 1, 5120, 8192)
+        .mem(55, -1024, 0x100, 1, 0, 1, 4096, 8192)
+        .mem(102, 64, 0x300, 0, -1)
+        .load();
+}
+
+// Every column has a title and a tooltip; right-aligned (number) columns and left-aligned (text)
+// columns have the first-click order the column says, which the tests below check per table.
+void checkHeaders(const QAbstractItemModel& m)
+{
+    QVERIFY(m.columnCount() > 0);
+    for (int c = 0; c < m.columnCount(); ++c) {
+        const QString title = m.headerData(c, Qt::Horizontal).toString();
+        QVERIFY2(!title.isEmpty(), qPrintable(u"column %1"_s.arg(c)));
+        QVERIFY2(!m.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty(), qPrintable(title));
+        QVERIFY2(m.headerData(c, Qt::Horizontal, Qt::InitialSortOrderRole).isValid(), qPrintable(title));
+    }
+}
+
+Qt::SortOrder firstOrder(const QAbstractItemModel& m, int column)
+{
+    return Qt::SortOrder(m.headerData(column, Qt::Horizontal, Qt::InitialSortOrderRole).toInt());
+}
+
+// Clicks each column's header once (coming from another column) in a stats table and checks the
+// order the view sorted by, and that the rows follow it.
+void checkFirstClicks(TableModel* model)
+{
+    QSortFilterProxyModel proxy;
+    proxy.setSortRole(TableModel::SortRole);
+    proxy.setSourceModel(model);
+    QTableView* view = newStatsTable(&proxy, nullptr);
+    std::unique_ptr<QTableView> owner(view);
+    view->resize(4000, 400);
+    QHeaderView* header = view->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Fixed);
+    header->setDefaultSectionSize(100);
+    view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view));
+    for (int c = 0; c < model->columnCount(); ++c) {
+        // Start from a different column, so the click is a first click on c.
+        view->sortByColumn(c == 0 ? 1 : 0, Qt::AscendingOrder);
+        const QPoint at(header->sectionViewportPosition(c) + header->sectionSize(c) / 2,
+                        header->height() / 2);
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+        const QString title = model->headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(header->sortIndicatorSection(), c);
+        QVERIFY2(header->sortIndicatorOrder() == firstOrder(*model, c), qPrintable(title));
+        const int rows = proxy.rowCount();
+        QVERIFY(rows > 0);
+        const QVariant first = proxy.index(0, c).data(TableModel::SortRole);
+        const QVariant last = proxy.index(rows - 1, c).data(TableModel::SortRole);
+        const auto cmp = QVariant::compare(first, last);
+        if (firstOrder(*model, c) == Qt::DescendingOrder)
+            QVERIFY2(cmp != QPartialOrdering::Less, qPrintable(title));
+        else if (first.typeId() != QMetaType::QString) // strings sort case-insensitively or not
+            QVERIFY2(cmp != QPartialOrdering::Greater, qPrintable(title));
+    }
+}
+
+} // namespace
+
+class TestTableModels : public QObject {
+    Q_OBJECT
+private slots:
+    void kernelTable()
+    {
+        auto doc = load(kQwen);
+        QVERIFY(doc);
+        KernelTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDocument(doc);
+        QVERIFY(model.rowCount() > 0);
+        checkHeaders(model);
+        QCOMPARE(firstOrder(model, KernelTableModel::Name), Qt::AscendingOrder);
+        QCOMPARE(firstOrder(model, KernelTableModel::Grid), Qt::AscendingOrder);
+        for (int c : {KernelTableModel::Count, KernelTableModel::Total, KernelTableModel::Share,
+                      KernelTableModel::Mean, KernelTableModel::Max, KernelTableModel::Occupancy})
+            QCOMPARE(firstOrder(model, c), Qt::DescendingOrder);
+        // Numbers right-aligned, text left.
+        QCOMPARE(model.index(0, KernelTableModel::Total).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight,
+                 int(Qt::AlignRight));
+        QCOMPARE(model.index(0, KernelTableModel::Name).data(Qt::TextAlignmentRole).toInt() & Qt::AlignLeft,
+                 int(Qt::AlignLeft));
+        checkFirstClicks(&model);
+    }
+
+    void operatorTable()
+    {
+        auto doc = load(kQwen);
+        QVERIFY(doc);
+        OperatorTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setReport(std::make_shared<const SummaryReport>(buildSummaryReport(*doc->trace)));
+        QVERIFY(model.rowCount() > 0);
+        checkHeaders(model);
+        QCOMPARE(firstOrder(model, model.columnOf(OperatorTableModel::Col::Name)), Qt::AscendingOrder);
+        QCOMPARE(firstOrder(model, model.columnOf(OperatorTableModel::Col::CpuTotal)), Qt::DescendingOrder);
+        QCOMPARE(firstOrder(model, model.columnOf(OperatorTableModel::Col::Calls)), Qt::DescendingOrder);
+        checkFirstClicks(&model);
+        // A new report with other columns passes the tester too.
+        SummaryRequest byShape;
+        byShape.groupByInputShape = true;
+        model.setReport(std::make_shared<const SummaryReport>(buildSummaryReport(*doc->trace, byShape)));
+        checkHeaders(model);
+        model.setReport(nullptr);
+        QCOMPARE(model.columnCount(), 0);
+    }
+
+    void rangeTable()
+    {
+        auto doc = load(kQwen);
+        QVERIFY(doc);
+        RangeStatsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<TrackId> tracks;
+        for (size_t i = 0; i < doc->trace->trackCount(); ++i)
+            tracks.push_back(TrackId(uint32_t(i)));
+        const Trace& t = *doc->trace;
+        model.setStats(doc, computeRangeStats(t, tracks, t.startTime(), t.endTime()));
+        QVERIFY(model.rowCount() > 0);
+        checkHeaders(model);
+        QCOMPARE(firstOrder(model, RangeStatsModel::Name), Qt::AscendingOrder);
+        QCOMPARE(firstOrder(model, RangeStatsModel::Self), Qt::DescendingOrder);
+        checkFirstClicks(&model);
+    }
+
+    void allocationTable()
+    {
+        auto trace = smallMemoryTrace();
+        const MemoryTimeline tl = MemoryTimeline::build(*trace);
+        AllocationTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDevice(&tl, tl.find(MemoryDevice{1, 0}));
+        QCOMPARE(model.rowCount(), 2);
+        checkHeaders(model);
+        QCOMPARE(firstOrder(model, AllocationTableModel::Size), Qt::DescendingOrder);
+        QCOMPARE(firstOrder(model, AllocationTableModel::Lifetime), Qt::DescendingOrder);
+        QCOMPARE(firstOrder(model, AllocationTableModel::AllocatedBy), Qt::AscendingOrder);
+        // Times on the trace axis read chronologically first.
+        QCOMPARE(firstOrder(model, AllocationTableModel::AllocatedAt), Qt::AscendingOrder);
+        // The category carries its colour.
+        QVERIFY(model.index(0, AllocationTableModel::Category).data(Qt::DecorationRole).isValid());
+        // The memory view's own proxy honours the first-click order as well.
+        AllocationFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QTableView view;
+        view.setModel(&proxy);
+        view.setSortingEnabled(true);
+        view.sortByColumn(AllocationTableModel::Address, Qt::AscendingOrder);
+        view.resize(1200, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QHeaderView* header = view.horizontalHeader();
+        const int c = AllocationTableModel::Size;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+                          QPoint(header->sectionViewportPosition(c) + header->sectionSize(c) / 2, 5));
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, c).data().toString(), u"4.0 KiB"_s);
+    }
+
+    void logdirTable()
+    {
+        LogdirModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<LogdirEntry> entries(2);
+        entries[0] = {"/a/run1/w0.1623143089861.pt.trace.json.gz", "run1", "w0", "1623143089861", 10};
+        entries[1] = {"/a/run2/w0.pt.trace.json", "run2", "w0", "", 30};
+        model.setEntries(entries);
+        checkHeaders(model);
+        QCOMPARE(firstOrder(model, LogdirModel::Size), Qt::DescendingOrder);
+        QCOMPARE(firstOrder(model, LogdirModel::Run), Qt::AscendingOrder);
+        // Every cell's tooltip is the file.
+        QCOMPARE(model.index(1, LogdirModel::Size).data(Qt::ToolTipRole).toString(),
+                 u"/a/run2/w0.pt.trace.json"_s);
+        checkFirstClicks(&model);
+    }
+};
+
+QTEST_MAIN(TestTableModels)
+#include "tst_tablemodels.moc"

@@ -1,0 +1,297 @@
+#include "overview/overviewpage.h"
+
+#include "document/tracedocument.h"
+#include "overview/opsummarymodel.h"
+#include "overview/rooflinechart.h"
+#include "overview/stepbreakdownchart.h"
+#include "util/format.h"
+#include "util/tablewidgets.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QListWidget>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ks::ui {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent)
+{
+    // The page scrolls inside the Analysis dock rather than squeezing its charts to nothing.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto* content = new QWidget(scroll);
+    content->setMinimumHeight(560);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_summary = new QLabel(content);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+
+    auto* rows = new QSplitter(Qt::Vertical, content);
+    auto* top = new QSplitter(Qt::Horizontal, rows);
+    m_steps = new StepBreakdownChart(top);
+    m_steps->setMinimumSize(260, 230);
+    m_roofline = new RooflineChart(top);
+    m_roofline->setMinimumSize(300, 230);
+    auto* right = new QWidget(top);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(new QLabel(tr("<b>Findings</b> — click one to see its events"), right));
+    m_findings = new QListWidget(right);
+    m_findings->setWordWrap(true);
+    m_findings->setAlternatingRowColors(true);
+    m_findings->setSelectionMode(QAbstractItemView::SingleSelection);
+    rightLayout->addWidget(m_findings, 1);
+    top->addWidget(m_steps);
+    top->addWidget(m_roofline);
+    top->addWidget(right);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 3);
+    top->setStretchFactor(2, 3);
+
+    auto* bottom = new QSplitter(Qt::Horizontal, rows);
+    m_ops = new OpSummaryModel(this);
+    m_opsProxy = new QSortFilterProxyModel(this);
+    m_opsProxy->setSourceModel(m_ops);
+    m_opsProxy->setSortRole(TableModel::SortRole);
+    QTableView* ops = newStatsTable(m_opsProxy, bottom);
+    ops->sortByColumn(1, Qt::DescendingOrder);
+    m_kernelRows = new KernelSummaryModel(this);
+    m_kernelsProxy = new QSortFilterProxyModel(this);
+    m_kernelsProxy->setSourceModel(m_kernelRows);
+    m_kernelsProxy->setSortRole(TableModel::SortRole);
+    QTableView* kernels = newStatsTable(m_kernelsProxy, bottom);
+    kernels->sortByColumn(1, Qt::DescendingOrder);
+    m_idle = new QLabel(bottom);
+    m_idle->setTextFormat(Qt::RichText);
+    m_idle->setWordWrap(true);
+    m_idle->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    bottom->addWidget(ops);
+    bottom->addWidget(kernels);
+    bottom->addWidget(m_idle);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 4);
+    bottom->setStretchFactor(2, 2);
+    rows->addWidget(top);
+    rows->addWidget(bottom);
+    rows->setStretchFactor(0, 3);
+    rows->setStretchFactor(1, 2);
+    layout->addWidget(rows, 1);
+
+    connect(m_steps, &StepBreakdownChart::stepsClicked, this,
+            [this](qint64 from, qint64 to, const QString&) { emit rangeRequested(from, to); });
+    connect(m_roofline, &RooflineChart::opClicked, this, [this](const QString& op, const QString& label) {
+        const std::vector<SliceRef> ev = slicesNamed(op, false);
+        if (!ev.empty()) emit eventsRequested(label, ev);
+    });
+    connect(ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& cur) {
+                const OpsSummaryRow* r = m_ops->row(m_opsProxy->mapToSource(cur).row());
+                if (!r) return;
+                const QString name = QString::fromStdString(r->name);
+                const std::vector<SliceRef> ev = slicesNamed(name, false);
+                if (!ev.empty()) emit eventsRequested(name, ev);
+            });
+    connect(kernels->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& cur) {
+                const KernelSummaryRow* r = m_kernelRows->row(m_kernelsProxy->mapToSource(cur).row());
+                if (!r) return;
+                const QString name = QString::fromStdString(r->kernelName);
+                const std::vector<SliceRef> ev = slicesNamed(name, true);
+                if (!ev.empty()) emit eventsRequested(name, ev);
+            });
+    connect(m_findings, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (!m_report || row < 0 || size_t(row) >= m_report->findings.size()) return;
+        const Finding& f = m_report->findings[size_t(row)];
+        if (!f.events.empty())
+            emit eventsRequested(qs(f.title), f.events);
+        else if (f.to > f.from)
+            emit rangeRequested(f.from, f.to);
+    });
+    m_summary->setText(tr("No trace loaded."));
+}
+
+std::vector<SliceRef> OverviewPage::slicesNamed(const QString& name, bool gpuWork) const
+{
+    std::vector<SliceRef> out;
+    if (!m_doc || !m_doc->trace) return out;
+    const Trace& t = *m_doc->trace;
+    const QByteArray utf8 = name.toUtf8();
+    const std::string_view want(utf8.constData(), size_t(utf8.size()));
+    for (size_t ti = 0; ti < t.trackCount(); ++ti) {
+        const Track& tr = t.track(TrackId(uint32_t(ti)));
+        if (gpuWork != (tr.kind == TrackKind::GpuStream)) continue;
+        const SliceTrack& s = tr.slices;
+        for (size_t i = 0; i < s.size(); ++i) {
+            if (s.start(i) < m_scope.from || s.start(i) >= m_scope.to) continue;
+            if (t.str(s.name(i)) == want) out.push_back(SliceRef{tr.id, uint32_t(i)});
+        }
+    }
+    std::sort(out.begin(), out.end(), [&t](SliceRef a, SliceRef b) {
+        return t.slices(a.track).start(a.index) < t.slices(b.track).start(b.index);
+    });
+    return out;
+}
+
+void OverviewPage::setDocument(std::shared_ptr<const TraceDocument> doc)
+{
+    m_doc = std::move(doc);
+    m_scope = OverviewScope();
+    recompute();
+}
+
+void OverviewPage::setScope(qint64 from, qint64 to)
+{
+    m_scope.from = from;
+    m_scope.to = to;
+    recompute();
+}
+
+void OverviewPage::clearScope()
+{
+    if (!m_scope.scoped()) return;
+    m_scope = OverviewScope();
+    recompute();
+}
+
+void OverviewPage::recompute()
+{
+    if (!m_doc || !m_doc->trace) {
+        m_jobs.cancel();
+        m_report.reset();
+        m_summary->setText(tr("No trace loaded."));
+        m_findings->clear();
+        m_steps->setBreakdown(StepBreakdown());
+        m_idle->clear();
+        m_ops->setRows({});
+        m_kernelRows->setRows({});
+        return;
+    }
+    m_summary->setText(m_summary->text() + tr(" <i>(updating…)</i>"));
+    std::shared_ptr<const TraceDocument> doc = m_doc;
+    const OverviewScope scope = m_scope;
+    m_jobs.startJob(
+        [doc, scope](const std::atomic<bool>& cancel) {
+            OverviewReportOptions o;
+            o.scope = scope;
+            return std::make_shared<const OverviewReport>(buildOverview(*doc->trace, doc->links, o, &cancel));
+        },
+        [this](std::shared_ptr<const OverviewReport> r) {
+            if (!r->cancelled) show(std::move(r));
+        });
+}
+
+QString OverviewPage::summaryHtml(const OverviewReport& r) const
+{
+    const StepBreakdown& b = r.steps;
+    QString scope = m_scope.scoped() ? tr("Selected range %1 – %2")
+                                           .arg(formatTimestamp(m_scope.from - m_doc->trace->startTime()),
+                                                formatTimestamp(m_scope.to - m_doc->trace->startTime()))
+                                     : tr("Whole trace");
+    if (b.steps.empty()) return tr("<b>%1</b>: nothing to break down.").arg(scope);
+    QString steps;
+    if (b.selection)
+        steps = tr("the range as one span of %1").arg(formatDuration(TimeNs(b.averageTotal)));
+    else if (b.wholeTrace)
+        steps = tr("no ProfilerStep ranges: the trace as one span of %1")
+                    .arg(formatDuration(TimeNs(b.averageTotal)));
+    else
+        steps = (b.steps.size() == 1 ? tr("1 step, step time <b>%1</b>%2")
+                                     : tr("%3 steps, mean step time <b>%1</b>%2")
+                                           .arg(QString(), QString(), QString::number(b.steps.size())))
+                    .arg(formatDuration(TimeNs(b.averageTotal)))
+                    .arg(b.onDevice ? tr(" (spans include the GPU work each step launched)") : QString());
+    QStringList parts;
+    for (size_t c = 0; c < kStepCategoryCount; ++c) {
+        if (b.average[c] <= 0) continue;
+        parts << QStringLiteral("<span style='color:%1'>■</span> %2 %3")
+                     .arg(stepCategoryColor(StepCategory(c)).name(),
+                          QString::fromLatin1(stepCategoryName(StepCategory(c))),
+                          formatPercent(b.average[c] / b.averageTotal));
+    }
+    QString tail;
+    if (b.tailStepsRemoved > 0)
+        tail = tr("<br><i>%1 trailing step(s) left out: their GPU work was not all captured.</i>")
+                   .arg(b.tailStepsRemoved);
+    return QStringLiteral("<b>%1</b>: %2<br>%3%4<br>%5")
+        .arg(scope, steps, parts.join(QStringLiteral(" &nbsp; ")), tail, gpuHtml(r));
+}
+
+QString OverviewPage::gpuHtml(const OverviewReport& r) const
+{
+    const GpuTimelineMetrics& m = r.gpu.timeline;
+    if (!m.valid || m.total <= 0) return tr("No GPU work in this range.");
+    auto part = [&m](TimeNs v) { return formatPercent(double(v) / double(m.total)); };
+    QString device =
+        r.deviceName.empty() ? QString() : QString::fromStdString(r.deviceName) + QStringLiteral(": ");
+    return tr("<b>GPU</b> %1busy %2, idle <b>%3</b> · computation %4, exposed communication %5, exposed "
+              "memcpy "
+              "%6 of %7 (TraceLens's timeline)")
+        .arg(device.toHtmlEscaped(), part(m.busy), part(m.idle), part(m.computation), part(m.exposedComm),
+             part(m.exposedMemcpy), formatDuration(m.total));
+}
+
+QString OverviewPage::idleHtml(const OverviewReport& r) const
+{
+    if (r.idle.empty()) return {};
+    QString rows;
+    for (const StreamIdle& s : r.idle) {
+        const Trace& t = *m_doc->trace;
+        const QString where = QString::fromStdString(t.processLabel(t.track(s.track).process)) +
+                              QStringLiteral(" · ") + QString::fromStdString(t.trackLabel(s.track));
+        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
+                               "<td align=right>%4</td></tr>")
+                    .arg(where.toHtmlEscaped(), formatDuration(s.time[size_t(IdleCategory::HostWait)]),
+                         formatDuration(s.time[size_t(IdleCategory::KernelWait)]),
+                         formatDuration(s.time[size_t(IdleCategory::Other)]));
+    }
+    return tr("<b>GPU idle time</b> (HTA's breakdown)<table cellspacing=4><tr><th align=left>stream</th>"
+              "<th>host wait</th><th>kernel wait</th><th>other</th></tr>%1</table>")
+        .arg(rows);
+}
+
+void OverviewPage::show(std::shared_ptr<const OverviewReport> report)
+{
+    m_report = std::move(report);
+    const OverviewReport& r = *m_report;
+    m_summary->setText(summaryHtml(r));
+    m_steps->setBreakdown(r.steps);
+    m_idle->setText(idleHtml(r));
+    m_roofline->setReport(r);
+    m_ops->setRows(r.gpu.kernels.ops);
+    m_kernelRows->setRows(r.gpu.kernels.kernels);
+    m_findings->clear();
+    for (const Finding& f : r.findings) {
+        auto* item = new QListWidgetItem(qs(f.title) + QLatin1Char('\n') + qs(f.detail), m_findings);
+        item->setToolTip(qs(f.detail));
+    }
+    if (r.findings.empty()) {
+        auto* item = new QListWidgetItem(tr("Nothing stands out: no category crossed a finding's threshold."),
+                                         m_findings);
+        item->setFlags(Qt::NoItemFlags);
+    }
+    emit computed();
+}
+
+} // namespace ks::ui

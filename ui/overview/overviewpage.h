@@ -1,0 +1,73 @@
+#pragma once
+
+#include "analysis/overview/overviewreport.h"
+#include "util/jobtracker.h"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QListWidget;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace ks::ui {
+
+class TraceDocument;
+class StepBreakdownChart;
+class RooflineChart;
+class OpSummaryModel;
+class KernelSummaryModel;
+
+// The first page of the Analysis panel: where the step time goes and why, for the whole trace or
+// the range selected on the timeline. Computed off the GUI thread (JobTracker); every mark asks the
+// main window to show its events or time range.
+class OverviewPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit OverviewPage(QWidget* parent = nullptr);
+
+    void setDocument(std::shared_ptr<const TraceDocument> doc);
+    // Re-scopes to a time range (the timeline's range selection), or back to the whole trace.
+    void setScope(qint64 from, qint64 to);
+    void clearScope();
+
+    bool isComputing() const { return m_jobs.isRunning(); }
+    const OverviewReport* report() const { return m_report.get(); }
+    StepBreakdownChart* stepChart() const { return m_steps; }
+    QListWidget* findingsList() const { return m_findings; }
+    RooflineChart* roofline() const { return m_roofline; }
+    OpSummaryModel* opModel() const { return m_ops; }
+    KernelSummaryModel* kernelModel() const { return m_kernelRows; }
+    // Slices named `name` (of the given kind, any when Other) within the page's scope, in start order.
+    std::vector<SliceRef> slicesNamed(const QString& name, bool gpuWork) const;
+
+signals:
+    void eventsRequested(const QString& label, const std::vector<ks::SliceRef>& events);
+    void rangeRequested(qint64 from, qint64 to);
+    void computed();
+
+private:
+    void recompute();
+    void show(std::shared_ptr<const OverviewReport> report);
+    QString summaryHtml(const OverviewReport& r) const;
+    QString idleHtml(const OverviewReport& r) const;
+    QString gpuHtml(const OverviewReport& r) const;
+
+    std::shared_ptr<const TraceDocument> m_doc;
+    std::shared_ptr<const OverviewReport> m_report;
+    OverviewScope m_scope;
+    JobTracker m_jobs{this};
+    QLabel* m_summary;
+    StepBreakdownChart* m_steps;
+    QLabel* m_idle;
+    QListWidget* m_findings;
+    RooflineChart* m_roofline;
+    OpSummaryModel* m_ops;
+    KernelSummaryModel* m_kernelRows;
+    QSortFilterProxyModel* m_opsProxy;
+    QSortFilterProxyModel* m_kernelsProxy;
+};
+
+} // namespace ks::ui
