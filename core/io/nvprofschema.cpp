@@ -66,7 +66,7 @@ const std::vector<const NvprofTable*>& nvprofDeviceTables()
     return all;
 }
 
-std::string_view nvprofRuntimeName(long long cbid)
+std::string nvprofRuntimeName(long long cbid)
 {
     // Callback ids from CUPTI's cupti_runtime_cbid.h (stable across CUDA versions): the calls a
     // PyTorch run makes. Others keep their number.
@@ -110,10 +110,8 @@ std::string_view nvprofRuntimeName(long long cbid)
         {317, "cudaStreamIsCapturing"},
     };
     const auto it = names.find(cbid);
-    if (it != names.end()) return it->second;
-    static thread_local std::string other;
-    other = "cudaRuntime#" + std::to_string(cbid);
-    return other;
+    if (it != names.end()) return std::string(it->second);
+    return "cudaRuntime#" + std::to_string(cbid);
 }
 
 const char* nvprofCopyKindName(long long kind)

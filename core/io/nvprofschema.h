@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,7 +29,7 @@ const NvprofTable& nvprofRuntimeTable();
 const std::vector<const NvprofTable*>& nvprofDeviceTables();
 
 // cudaLaunchKernel for a CUPTI runtime callback id, or "cudaRuntime#<cbid>" for ids not listed.
-std::string_view nvprofRuntimeName(long long cbid);
+std::string nvprofRuntimeName(long long cbid);
 // "HtoD" etc. for CUpti_ActivityMemcpyKind.
 const char* nvprofCopyKindName(long long kind);
 
