@@ -21,6 +21,9 @@ struct KeyAverage {
     std::string key;         // event name, demangled; "ProfilerStep*" for the step markers
     bool deviceType = false; // device_type is the accelerator, not the CPU
     bool userAnnotation = false;
+    // is_legacy: device time is carried by this CPU row (nvprof ranges), not by device rows, so the
+    // table's self-device total counts it.
+    bool legacy = false;
     bool topLevel = true;    // the group's first event had no cpu_parent
     std::string inputShapes; // str(input_shapes) when grouped by input shape, else empty
     // The first event's stack, innermost frame first, cut to group_by_stack_n frames (so empty

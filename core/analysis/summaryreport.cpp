@@ -1,6 +1,7 @@
 #include "analysis/summaryreport.h"
 
 #include "analysis/eventmapping.h"
+#include "analysis/nvprofaverages.h"
 #include "analysis/pyrepr.h"
 
 namespace ks {
@@ -14,6 +15,14 @@ bool metadataFlag(const Trace& t, std::string_view key)
 SummaryReport buildSummaryReport(const Trace& trace, const SummaryRequest& request)
 {
     SummaryReport r;
+    if (NvprofAverages::applies(trace)) {
+        // torch reads nvprof databases with parse_nvprof_trace, whose events hold only ranges with
+        // their kernels: no shapes, stacks, memory or FLOPs to group by or show.
+        bool kernels = false;
+        r.averages.rows() = NvprofAverages::compute(trace, &kernels);
+        r.table.useDevice = kernels;
+        return r;
+    }
     KeyAveragesOptions avg;
     avg.groupByInputShape = request.groupByInputShape;
     avg.withFlops = request.withFlops >= 0 ? request.withFlops == 1 : metadataFlag(trace, "with_flops");

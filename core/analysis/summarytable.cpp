@@ -139,8 +139,9 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
     double selfDeviceTotal = 0;
     for (const KeyAverage& r : rows) {
         selfCpuTotal += r.selfCpuTimeTotal;
-        // Each kernel once: device rows, but not the GPU copies of annotations, which span kernels.
-        if (r.deviceType && !r.userAnnotation) selfDeviceTotal += r.selfDeviceTimeTotal;
+        // Each kernel once: device rows, but not the GPU copies of annotations, which span kernels;
+        // legacy rows hold their kernels' time themselves.
+        if ((r.deviceType || r.legacy) && !r.userAnnotation) selfDeviceTotal += r.selfDeviceTimeTotal;
     }
 
     std::string out;

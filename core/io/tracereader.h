@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/executiontrace.h"
 #include "model/trace.h"
 
 #include <atomic>
@@ -36,7 +37,9 @@ struct LoadStats {
 
 struct LoadResult {
     std::unique_ptr<Trace> trace; // null on error
-    std::string error;            // one line: what went wrong and where
+    // Set when the file was a PyTorch execution trace (io/etreader.h): its op graph.
+    std::shared_ptr<ExecutionTrace> executionTrace;
+    std::string error; // one line: what went wrong and where
     std::vector<std::string> warnings;
     bool truncated = false;
     bool cancelled = false;
@@ -45,7 +48,8 @@ struct LoadResult {
     bool ok() const { return trace != nullptr; }
 };
 
-// Reads a Kineto / Chrome trace (plain JSON or gzip, told apart by magic bytes) into a Trace.
+// Reads a Kineto / Chrome trace (plain JSON or gzip), an nvprof database (nvprofreader.h) or a
+// PyTorch execution trace (etreader.h) into a Trace, told apart by their first bytes.
 // Bad input never throws: it yields an error, or a best-effort trace with warnings.
 LoadResult loadTraceFile(const std::string& path, const LoadOptions& options = {});
 LoadResult loadTraceData(std::string_view data, const LoadOptions& options = {});

@@ -62,3 +62,9 @@ if(KS_WITH_LEVEL_ZERO AND KS_ZE_LOADER_LIBRARY AND TARGET ks_zefake)
     target_link_libraries(ks_ze_client PRIVATE ${KS_ZE_LOADER_LIBRARY})
     add_dependencies(ks_ze_client ks_zefake kinetoscope_inject)
 endif()
+
+# The nvprof reader test writes its databases with SQLite.
+if(TARGET tst_nvprofreader)
+    find_package(SQLite3 REQUIRED)
+    target_link_libraries(tst_nvprofreader PRIVATE SQLite::SQLite3)
+endif()

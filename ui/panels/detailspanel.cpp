@@ -1,8 +1,14 @@
 #include "panels/detailspanel.h"
 
+#include "analysis/etlinker.h"
 #include "document/tracedocument.h"
+#include "io/etreader.h"
 #include "panels/detailshtml.h"
+#include "panels/etdetailshtml.h"
 #include "util/theme.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
 
 namespace ks::ui {
 
@@ -11,6 +17,10 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent)
     setOpenLinks(false);
     setFrameShape(QFrame::NoFrame);
     connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.toString() == QLatin1String("ks-et:attach")) {
+            chooseExecutionTrace();
+            return;
+        }
         const SliceRef r = parseSliceLink(url.toString());
         if (r.valid()) emit sliceActivated(r);
     });
@@ -21,6 +31,9 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent)
 void DetailsPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
 {
     m_doc = std::move(doc);
+    m_et.reset();
+    m_etLinks.reset();
+    m_etStatus.clear();
     m_slice = {};
     showPlaceholder();
 }
@@ -41,7 +54,46 @@ void DetailsPanel::showSlice(SliceRef slice)
         showPlaceholder();
         return;
     }
-    setHtml(sliceDetailsHtml(*m_doc, slice));
+    QString html = sliceDetailsHtml(*m_doc, slice);
+    const int64_t node = m_etLinks ? m_etLinks->nodeOf(slice) : -1;
+    if (node >= 0) html += etDetailsHtml(*m_doc->trace, *m_et, *m_etLinks, uint32_t(node));
+    html += QStringLiteral("<p style='color:%1;font-size:11px'>%2 <a href='ks-et:attach'>%3</a></p>")
+                .arg(Theme::palette().hintText.name(), m_etStatus.toHtmlEscaped(),
+                     m_et ? QStringLiteral("Attach another…") : QStringLiteral("Attach an execution trace…"));
+    setHtml(html);
+}
+
+bool DetailsPanel::attachExecutionTrace(const QString& path, QString* error)
+{
+    if (!m_doc) return false;
+    const EtLoadResult r = readExecutionTraceFile(path.toStdString());
+    const QString name = QFileInfo(path).fileName();
+    if (!r.ok()) {
+        m_etStatus = name + QStringLiteral(": ") + QString::fromStdString(r.error);
+        if (error) *error = m_etStatus;
+        showSlice(m_slice);
+        return false;
+    }
+    auto links = std::make_shared<EtLinks>(EtLinks::link(*m_doc->trace, *r.trace));
+    m_etStatus = QStringLiteral("Execution trace %1: %2 of %3 ops linked%4.")
+                     .arg(name)
+                     .arg(links->linked())
+                     .arg(links->ops())
+                     .arg(r.warnings.empty() ? QString()
+                                             : QStringLiteral(" (") + QString::fromStdString(r.warnings[0]) +
+                                                   QLatin1Char(')'));
+    m_et = r.trace;
+    m_etLinks = std::move(links);
+    showSlice(m_slice);
+    return true;
+}
+
+void DetailsPanel::chooseExecutionTrace()
+{
+    const QString f =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Attach execution trace"), QString(),
+                                     QStringLiteral("Execution traces (*.json *.json.gz);;All files (*)"));
+    if (!f.isEmpty()) attachExecutionTrace(f);
 }
 
 } // namespace ks::ui
