@@ -4,8 +4,8 @@
 //
 // usage: bench_export TRACE [OUTDIR] [RUNS]
 
-#include "io/tracereader.h"
-#include "io/tracewriter.h"
+#include "core/io/tracereader.h"
+#include "core/io/tracewriter.h"
 
 #include <chrono>
 #include <cstdio>

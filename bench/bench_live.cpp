@@ -8,10 +8,10 @@
 //              Kinetoscope, then launched natively and in windows mode in the same run
 // usage: bench_live [ingest|latency|throughput|torch]... (default: all)
 
-#include "live/framestream.h"
-#include "live/liveingest.h"
-#include "live/livesession.h"
-#include "record/recordtypes.h"
+#include "core/live/framestream.h"
+#include "core/live/liveingest.h"
+#include "core/live/livesession.h"
+#include "core/record/recordtypes.h"
 
 #include <algorithm>
 #include <chrono>

@@ -16,7 +16,7 @@
 //   python json     /usr/bin/python3 json.load (what HTA and tb_plugin do), gzip.open for .gz
 //   zcat            zcat FILE >/dev/null, for .gz only
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 
 #include <cerrno>
 #include <chrono>

@@ -1,7 +1,7 @@
 // LOD query cost on a generated ten-million-slice trace: all tracks at 1920 columns, from the whole
 // trace down to a 1 ms window. Prints median and worst per zoom level.
 
-#include "analysis/lod.h"
+#include "core/analysis/timeline/lod.h"
 #include "generatedtrace.h"
 
 #include <algorithm>

@@ -4,9 +4,9 @@
 //
 // usage: bench_memory [iterations]   (default 1667 iterations of 100 layers, ~1M events)
 
-#include "analysis/memorycurve.h"
-#include "analysis/memorytimeline.h"
-#include "model/trace.h"
+#include "core/analysis/memory/memorycurve.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "core/model/trace.h"
 
 #include <chrono>
 #include <cstdio>

@@ -6,9 +6,9 @@
 //
 // usage: bench_overview [MB of JSON (default 256)] [runs (default 3)]
 
-#include "analysis/linkindex.h"
-#include "analysis/overview/overviewreport.h"
-#include "io/tracereader.h"
+#include "core/analysis/overview/overviewreport.h"
+#include "core/analysis/timeline/linkindex.h"
+#include "core/io/tracereader.h"
 #include "kinetosynth.h"
 
 #include <algorithm>
@@ -72,17 +72,18 @@ int main(int argc, char** argv)
         const StepBreakdown updated = StepBreakdownAnalysis(t, li).update(previous);
         live.push_back(since(t0));
         if (r == 0)
-            std::printf("report: %zu steps, %zu findings, %zu perf sheets, GPU busy %.1f%%\n", rep.steps.steps.size(),
-                        rep.findings.size(), rep.gpu.perfSheets.size(),
-                        rep.gpu.timeline.total ? 100.0 * double(rep.gpu.timeline.busy) / double(rep.gpu.timeline.total)
-                                               : 0.0);
+            std::printf("report: %zu steps, %zu findings, %zu perf sheets, GPU busy %.1f%%\n",
+                        rep.steps.steps.size(), rep.findings.size(), rep.gpu.perfSheets.size(),
+                        rep.gpu.timeline.total
+                            ? 100.0 * double(rep.gpu.timeline.busy) / double(rep.gpu.timeline.total)
+                            : 0.0);
         (void)updated;
     }
     const double l = median(load), k = median(links), o = median(overview), u = median(live);
     std::printf("load (reference)        %8.3f s  %7.1f MB/s\n", l, double(text.size()) / 1e6 / l);
     std::printf("link index              %8.3f s  %5.2f x load\n", k, k / l);
-    std::printf("overview analyses       %8.3f s  %5.2f x load (goal < 0.33 with the link index: %5.2f x)\n", o,
-                o / l, (o + k) / l);
+    std::printf("overview analyses       %8.3f s  %5.2f x load (goal < 0.33 with the link index: %5.2f x)\n",
+                o, o / l, (o + k) / l);
     std::printf("live step update        %8.3f ms (goal < 20 ms)\n", u * 1e3);
     return 0;
 }

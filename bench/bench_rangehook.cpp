@@ -8,7 +8,7 @@
 //              unwinder's cost grows with the depth; 32 frames are kept at most)
 // Run on an idle machine; numbers vary with the CPU.
 
-#include "record/api.h"
+#include "core/record/api.h"
 
 #include <algorithm>
 #include <chrono>

@@ -10,8 +10,8 @@
 // CPU time, which leaves out time the scheduler gave to other processes on a shared machine.
 // Usage: bench_record [pairs per thread for the threads part, default 2000000]. Run it a few times.
 
-#include "record/api.h"
-#include "record/profiler.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
 
 #ifdef KS_HAVE_TORCH
 #include "torchref/torchref.h"

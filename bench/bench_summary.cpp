@@ -4,12 +4,12 @@
 //
 // usage: bench_summary [slices (default 5000000)] [runs (default 7)] [threads (default 0 = all)]
 
-#include "analysis/eventmapping.h"
-#include "analysis/functioneventlist.h"
-#include "analysis/keyaverages.h"
-#include "analysis/summarytable.h"
-#include "model/trace.h"
-#include "util/parallelfor.h"
+#include "core/analysis/summary/eventmapping.h"
+#include "core/analysis/summary/functioneventlist.h"
+#include "core/analysis/summary/keyaverages.h"
+#include "core/analysis/summary/summarytable.h"
+#include "core/model/trace.h"
+#include "core/util/parallelfor.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 // A large trace built through the model API for benchmarks: host threads with deep nesting and GPU
 // streams with many short kernels, ten million slices by default.
 
-#include "model/trace.h"
+#include "core/model/trace.h"
 
 #include <cstdint>
 #include <memory>

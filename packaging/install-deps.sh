@@ -14,4 +14,5 @@ $SUDO apt-get install -y --no-install-recommends \
     libze-dev libze1 \
     xvfb xauth \
     python3 python3-torch libtorch-dev \
-    appstream desktop-file-utils shared-mime-info dpkg-dev fakeroot file
+    appstream desktop-file-utils shared-mime-info dpkg-dev fakeroot file \
+    clang libclang-rt-14-dev clang-format

@@ -1,10 +1,10 @@
-#include "analysis/linkindex.h"
-#include "analysis/overview/overview.h"
-#include "analysis/overview/overviewexport.h"
-#include "analysis/overview/reportexport.h"
-#include "cli/commands.h"
-#include "cli/loadtrace.h"
-#include "io/tracereader.h"
+#include "app/cli/commands.h"
+#include "app/cli/loadtrace.h"
+#include "core/analysis/overview/overview.h"
+#include "core/analysis/overview/overviewexport.h"
+#include "core/analysis/overview/reportexport.h"
+#include "core/analysis/timeline/linkindex.h"
+#include "core/io/tracereader.h"
 
 #include <charconv>
 #include <cstdio>

@@ -1,6 +1,6 @@
-#include "cli/commands.h"
+#include "app/cli/commands.h"
 
-#include "util/paths.h"
+#include "core/util/paths.h"
 
 namespace ks::cli {
 
@@ -13,7 +13,8 @@ const std::vector<Command>& commands()
          "GPU timeline breakdown, kernels by op and category, and per-op TFLOPS/s and TB/s as TraceLens "
          "computes them",
          runAnalyze},
-        {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links", runInfo},
+        {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links",
+         runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
         {"export-stacks", "write stacks for FlameGraph like torch's export_stacks", runExportStacks},
         {"export-memory", "write a device's memory timeline like torch's export_memory_timeline",

@@ -4,7 +4,7 @@
 // (args[0] is the first argument, not the command) and returns the process exit code:
 // 0 success, 1 failure (message on stderr), 2 usage error.
 
-#include "live/liveresources.h"
+#include "core/live/liveresources.h"
 
 #include <string>
 #include <vector>

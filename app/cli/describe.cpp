@@ -1,9 +1,9 @@
-#include "analysis/summaryreport.h"
-#include "cli/commands.h"
-#include "cli/loadtrace.h"
-#include "io/logdir.h"
-#include "io/tracereader.h"
-#include "util/textescape.h"
+#include "app/cli/commands.h"
+#include "app/cli/loadtrace.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "core/io/logdir.h"
+#include "core/io/tracereader.h"
+#include "core/util/textescape.h"
 
 #include <cstdio>
 #include <filesystem>

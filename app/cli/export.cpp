@@ -1,8 +1,8 @@
-#include "cli/commands.h"
-#include "cli/loadtrace.h"
-#include "io/tracereader.h"
-#include "io/tracewriter.h"
-#include "util/textescape.h"
+#include "app/cli/commands.h"
+#include "app/cli/loadtrace.h"
+#include "core/io/tracereader.h"
+#include "core/io/tracewriter.h"
+#include "core/util/textescape.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,9 +1,9 @@
-#include "analysis/memoryexport.h"
-#include "analysis/memorytimeline.h"
-#include "cli/commands.h"
-#include "cli/loadtrace.h"
-#include "io/tracereader.h"
-#include "util/textescape.h"
+#include "app/cli/commands.h"
+#include "app/cli/loadtrace.h"
+#include "core/analysis/memory/memoryexport.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "core/io/tracereader.h"
+#include "core/util/textescape.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,9 +1,9 @@
-#include "analysis/stackexport.h"
-#include "cli/commands.h"
-#include "cli/loadtrace.h"
-#include "io/tracereader.h"
-#include "util/atomicfile.h"
-#include "util/textescape.h"
+#include "app/cli/commands.h"
+#include "app/cli/loadtrace.h"
+#include "core/analysis/summary/stackexport.h"
+#include "core/io/tracereader.h"
+#include "core/util/atomicfile.h"
+#include "core/util/textescape.h"
 
 #include <cstdio>
 

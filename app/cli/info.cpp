@@ -1,10 +1,10 @@
-#include "analysis/etlinker.h"
-#include "cli/commands.h"
-#include "cli/loadtrace.h"
-#include "io/etreader.h"
-#include "io/tracereader.h"
-#include "util/jsonwrite.h"
-#include "util/textescape.h"
+#include "app/cli/commands.h"
+#include "app/cli/loadtrace.h"
+#include "core/analysis/timeline/etlinker.h"
+#include "core/io/etreader.h"
+#include "core/io/tracereader.h"
+#include "core/util/jsonwrite.h"
+#include "core/util/textescape.h"
 
 #include <cstdio>
 #include <memory>
@@ -89,8 +89,10 @@ void printOps(const Trace& trace, const ExecutionTrace& et, const EtLinks& links
                     } else {
                         out += '[';
                         const auto cs = et.consumersOf(n, v, t);
-                        for (size_t c = 0; c < cs.size(); ++c)
-                            out += (c ? "," : "") + std::to_string(nodes[cs[c]].id);
+                        for (size_t c = 0; c < cs.size(); ++c) {
+                            if (c) out += ',';
+                            out += std::to_string(nodes[cs[c]].id);
+                        }
                         out += ']';
                     }
                 }

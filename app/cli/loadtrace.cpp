@@ -1,6 +1,6 @@
-#include "cli/loadtrace.h"
+#include "app/cli/loadtrace.h"
 
-#include "util/textescape.h"
+#include "core/util/textescape.h"
 
 #include <cstdio>
 

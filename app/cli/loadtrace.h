@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
-#include "cli/commands.h"
-#include "io/tracewriter.h"
-#include "live/launchenv.h"
-#include "live/livesession.h"
+#include "app/cli/commands.h"
+#include "core/io/tracewriter.h"
+#include "core/live/launchenv.h"
+#include "core/live/livesession.h"
 
 #include <algorithm>
 #include <atomic>

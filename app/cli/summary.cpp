@@ -1,10 +1,10 @@
-#include "analysis/keyaverages.h"
-#include "analysis/summaryreport.h"
-#include "analysis/summarytable.h"
-#include "cli/commands.h"
-#include "cli/loadtrace.h"
-#include "io/tracereader.h"
-#include "util/textescape.h"
+#include "app/cli/commands.h"
+#include "app/cli/loadtrace.h"
+#include "core/analysis/summary/keyaverages.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "core/analysis/summary/summarytable.h"
+#include "core/io/tracereader.h"
+#include "core/util/textescape.h"
 
 #include <charconv>
 #include <cstdio>

@@ -1,8 +1,8 @@
-#include "cli/commands.h"
-#include "gui/screenshot.h"
-#include "live/livecontroller.h"
-#include "mainwindow/mainwindow.h"
-#include "mainwindow/recentfiles.h"
+#include "app/cli/commands.h"
+#include "app/gui/screenshot.h"
+#include "ui/live/livecontroller.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/mainwindow/recentfiles.h"
 
 #include <QApplication>
 #include <QFileInfo>

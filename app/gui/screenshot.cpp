@@ -1,7 +1,7 @@
-#include "gui/screenshot.h"
+#include "app/gui/screenshot.h"
 
-#include "mainwindow/mainwindow.h"
-#include "util/textescape.h"
+#include "core/util/textescape.h"
+#include "ui/mainwindow/mainwindow.h"
 
 #include <QApplication>
 #include <QImage>

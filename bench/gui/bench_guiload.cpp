@@ -6,9 +6,9 @@
 //
 // usage: bench_guiload [TRACE] [RUNS]   (default: the largest shared trace, 5 runs)
 
-#include "document/tracedocument.h"
-#include "mainwindow/mainwindow.h"
-#include "timeline/timelineview.h"
+#include "ui/document/tracedocument.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,10 +3,10 @@
 //   cold:   a new window every frame (pan by a few pixels), so every visible track is queried again;
 //   cached: the same window repainted (hover, selection), drawn from the geometry cache.
 
-#include "document/tracedocument.h"
 #include "generatedtrace.h"
-#include "timeline/timelinerenderer.h"
-#include "timeline/timelinestate.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/timelinestate.h"
 
 #include <QElapsedTimer>
 #include <QGuiApplication>

@@ -1,14 +1,14 @@
 // The C ABI over ks::record (see kinetoscope.h). Every entry point catches exceptions: nothing may
 // unwind into C or Python callers.
 
-#include "analysis/sortkey.h"
-#include "collect/collectors.h"
+#include "core/analysis/summary/sortkey.h"
+#include "core/collect/collectors.h"
+#include "core/live/streamsender.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
+#include "core/util/jsonvalidate.h"
 #include "kinetoscope.h"
-#include "live/streamsender.h"
 #include "profilerhandle.h"
-#include "record/api.h"
-#include "record/profiler.h"
-#include "util/jsonvalidate.h"
 
 #include <algorithm>
 #include <cstdlib>

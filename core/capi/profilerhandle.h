@@ -2,8 +2,8 @@
 
 // What a ks_profiler* points to; shared by the C ABI's translation units.
 
+#include "core/record/profiler.h"
 #include "kinetoscope.h"
-#include "record/profiler.h"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
-#include "collect/clockoffset.h"
+#include "core/collect/clockoffset.h"
 
-#include "record/clock.h"
+#include "core/record/clock.h"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
-#include "collect/collectors.h"
+#include "core/collect/collectors.h"
 
 #ifdef KS_WITH_CUPTI
-#include "collect/cupticollector.h"
+#include "core/collect/cupticollector.h"
 #endif
 #ifdef KS_WITH_LEVEL_ZERO
-#include "collect/zecollector.h"
+#include "core/collect/zecollector.h"
 #endif
 
 namespace ks::collect {

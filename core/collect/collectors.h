@@ -1,6 +1,6 @@
 #pragma once
 
-#include "record/collector.h"
+#include "core/record/collector.h"
 
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-#include "collect/correlationjoin.h"
+#include "core/collect/correlationjoin.h"
 
 namespace ks::collect {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "record/deviceactivity.h"
+#include "core/record/deviceactivity.h"
 
 #include <cstdint>
 #include <unordered_map>

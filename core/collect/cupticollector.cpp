@@ -1,7 +1,7 @@
-#include "collect/cupticollector.h"
+#include "core/collect/cupticollector.h"
 
-#include "collect/cuptilibrary.h"
-#include "record/clock.h"
+#include "core/collect/cuptilibrary.h"
+#include "core/record/clock.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "collect/clockoffset.h"
-#include "collect/correlationjoin.h"
-#include "collect/cuptidecoder.h"
-#include "collect/cuptifacade.h"
-#include "record/collector.h"
-#include "record/rangehooks.h"
+#include "core/collect/clockoffset.h"
+#include "core/collect/correlationjoin.h"
+#include "core/collect/cuptidecoder.h"
+#include "core/collect/cuptifacade.h"
+#include "core/record/collector.h"
+#include "core/record/rangehooks.h"
 
 #include <atomic>
 #include <condition_variable>

@@ -1,4 +1,4 @@
-#include "collect/cuptidecoder.h"
+#include "core/collect/cuptidecoder.h"
 
 #include <cmath>
 #include <cstddef>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "collect/cuptifacade.h"
-#include "record/deviceactivity.h"
+#include "core/collect/cuptifacade.h"
+#include "core/record/deviceactivity.h"
 
 #include <cstddef>
 #include <cstdint>

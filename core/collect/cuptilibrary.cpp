@@ -1,4 +1,4 @@
-#include "collect/cuptilibrary.h"
+#include "core/collect/cuptilibrary.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "collect/cuptifacade.h"
+#include "core/collect/cuptifacade.h"
 
 #include <memory>
 #include <string>

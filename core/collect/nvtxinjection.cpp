@@ -1,6 +1,6 @@
-#include "collect/nvtxinjection.h"
+#include "core/collect/nvtxinjection.h"
 
-#include "record/api.h"
+#include "core/record/api.h"
 
 #include <cwchar>
 #include <mutex>

@@ -1,7 +1,7 @@
-#include "collect/zecollector.h"
+#include "core/collect/zecollector.h"
 
-#include "collect/zetracer.h"
-#include "record/clock.h"
+#include "core/collect/zetracer.h"
+#include "core/record/clock.h"
 
 #include <chrono>
 #include <cstdio>

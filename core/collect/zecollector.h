@@ -1,9 +1,9 @@
 #pragma once
 
-#include "collect/zeloader.h"
-#include "collect/zetimestamps.h"
-#include "record/collector.h"
-#include "record/rangehooks.h"
+#include "core/collect/zeloader.h"
+#include "core/collect/zetimestamps.h"
+#include "core/record/collector.h"
+#include "core/record/rangehooks.h"
 
 #include <atomic>
 #include <condition_variable>

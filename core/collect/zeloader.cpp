@@ -1,4 +1,4 @@
-#include "collect/zeloader.h"
+#include "core/collect/zeloader.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "collect/zetimestamps.h"
+#include "core/collect/zetimestamps.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
-#include "collect/zetracer.h"
+#include "core/collect/zetracer.h"
 
-#include "record/clock.h"
-#include "record/rangehooks.h"
+#include "core/record/clock.h"
+#include "core/record/rangehooks.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "collect/zeloader.h"
-#include "collect/zetimestamps.h"
-#include "record/deviceactivity.h"
+#include "core/collect/zeloader.h"
+#include "core/collect/zetimestamps.h"
+#include "core/record/deviceactivity.h"
 
 #include <array>
 #include <atomic>

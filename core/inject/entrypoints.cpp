@@ -5,13 +5,13 @@
 //   a constructor            any load; as LD_PRELOAD it also brings up Level Zero tracing
 // Every path catches everything: the host program must never see an exception or an abort.
 
-#include "collect/collectors.h"
-#include "inject/injectsession.h"
+#include "core/collect/collectors.h"
+#include "core/inject/injectsession.h"
 #ifdef KS_WITH_NVTX
-#include "collect/nvtxinjection.h"
+#include "core/collect/nvtxinjection.h"
 #endif
 #ifdef KS_WITH_LEVEL_ZERO
-#include "collect/zecollector.h"
+#include "core/collect/zecollector.h"
 #endif
 
 #include <atomic>

@@ -1,10 +1,10 @@
-#include "inject/injectsession.h"
+#include "core/inject/injectsession.h"
 
-#include "io/tracewriter.h"
-#include "live/streamsender.h"
-#include "record/api.h"
-#include "record/windowbuilder.h"
-#include "util/jsonwrite.h"
+#include "core/io/tracewriter.h"
+#include "core/live/streamsender.h"
+#include "core/record/api.h"
+#include "core/record/windowbuilder.h"
+#include "core/util/jsonwrite.h"
 
 #include <chrono>
 #include <cstdio>

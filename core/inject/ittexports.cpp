@@ -7,8 +7,8 @@
 // by the static part: a domain must have a non-zero flags field or its calls are skipped). They are
 // declared here because Debian ships no ittnotify headers.
 
-#include "inject/injectsession.h"
-#include "record/api.h"
+#include "core/inject/injectsession.h"
+#include "core/record/api.h"
 
 #include <cstring>
 #include <deque>

@@ -1,6 +1,6 @@
-#include "io/bytesource.h"
+#include "core/io/bytesource.h"
 
-#include "util/textescape.h"
+#include "core/util/textescape.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,7 +1,7 @@
-#include "io/chunk.h"
+#include "core/io/chunk.h"
 
-#include "io/eventparser.h"
-#include "util/bigalloc.h"
+#include "core/io/eventparser.h"
+#include "core/util/bigalloc.h"
 
 #include <cstring>
 

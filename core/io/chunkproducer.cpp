@@ -1,7 +1,7 @@
-#include "io/chunkproducer.h"
+#include "core/io/chunkproducer.h"
 
-#include "io/bytesource.h"
-#include "io/jsonscan.h"
+#include "core/io/bytesource.h"
+#include "core/io/jsonscan.h"
 
 #include <algorithm>
 #include <cstring>

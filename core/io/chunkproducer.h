@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/chunk.h"
+#include "core/io/chunk.h"
 
 #include <cstdint>
 #include <string>

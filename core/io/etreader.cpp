@@ -1,7 +1,7 @@
-#include "io/etreader.h"
+#include "core/io/etreader.h"
 
-#include "util/jsonwrite.h"
-#include "util/textescape.h"
+#include "core/util/jsonwrite.h"
+#include "core/util/textescape.h"
 
 #include <algorithm>
 #include <fstream>

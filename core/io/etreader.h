@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/tracereader.h"
-#include "model/executiontrace.h"
+#include "core/io/tracereader.h"
+#include "core/model/executiontrace.h"
 
 #include <memory>
 #include <string>

@@ -1,10 +1,10 @@
-#include "io/eventparser.h"
+#include "core/io/eventparser.h"
 
-#include "io/jsonscan.h"
-#include "io/keyrepeats.h"
-#include "io/numparse.h"
-#include "model/args.h"
-#include "util/hash.h"
+#include "core/io/jsonscan.h"
+#include "core/io/keyrepeats.h"
+#include "core/io/numparse.h"
+#include "core/model/args.h"
+#include "core/util/hash.h"
 
 #include <cstring>
 #include <simdjson.h>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/rawevent.h"
+#include "core/io/rawevent.h"
 
 #include <memory>
 #include <string_view>

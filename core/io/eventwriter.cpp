@@ -1,7 +1,7 @@
-#include "io/eventwriter.h"
+#include "core/io/eventwriter.h"
 
-#include "util/jsonvalidate.h"
-#include "util/jsonwrite.h"
+#include "core/util/jsonvalidate.h"
+#include "core/util/jsonwrite.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "io/flowlinker.h"
+#include "core/io/flowlinker.h"
 
-#include "util/hash.h"
-#include "util/largeallocator.h"
+#include "core/util/hash.h"
+#include "core/util/largeallocator.h"
 
 #include <algorithm>
 #include <atomic>

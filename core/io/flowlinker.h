@@ -1,9 +1,9 @@
 #pragma once
 
-#include "io/rowtable.h"
-#include "model/trace.h"
-#include "util/column.h"
-#include "util/largeallocator.h"
+#include "core/io/rowtable.h"
+#include "core/model/trace.h"
+#include "core/util/column.h"
+#include "core/util/largeallocator.h"
 
 #include <cstdint>
 #include <vector>

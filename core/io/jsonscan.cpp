@@ -1,4 +1,4 @@
-#include "io/jsonscan.h"
+#include "core/io/jsonscan.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "io/logdir.h"
+#include "core/io/logdir.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "io/numparse.h"
+#include "core/io/numparse.h"
 
 #include <charconv>
 #include <cmath>

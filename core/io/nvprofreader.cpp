@@ -1,9 +1,9 @@
-#include "io/nvprofreader.h"
+#include "core/io/nvprofreader.h"
 
-#include "io/nvprofschema.h"
-#include "io/sqlitedb.h"
-#include "util/jsonwrite.h"
-#include "util/textescape.h"
+#include "core/io/nvprofschema.h"
+#include "core/io/sqlitedb.h"
+#include "core/util/jsonwrite.h"
+#include "core/util/textescape.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "io/nvprofschema.h"
+#include "core/io/nvprofschema.h"
 
 #include <map>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "model/args.h"
-#include "model/types.h"
-#include "util/largeallocator.h"
-#include "util/stringpool.h"
+#include "core/model/args.h"
+#include "core/model/types.h"
+#include "core/util/largeallocator.h"
+#include "core/util/stringpool.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/types.h"
-#include "util/hash.h"
+#include "core/model/types.h"
+#include "core/util/hash.h"
 
 #include <array>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "io/sqlitedb.h"
+#include "core/io/sqlitedb.h"
 
 #include <atomic>
 #include <sqlite3.h>

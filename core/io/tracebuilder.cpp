@@ -1,14 +1,14 @@
-#include "io/tracebuilder.h"
+#include "core/io/tracebuilder.h"
 
-#include "io/flowlinker.h"
-#include "io/jsonscan.h"
-#include "io/numparse.h"
-#include "io/rowtable.h"
-#include "util/hash.h"
-#include "util/largeallocator.h"
-#include "util/nearsort.h"
-#include "util/parallelfor.h"
-#include "util/textescape.h"
+#include "core/io/flowlinker.h"
+#include "core/io/jsonscan.h"
+#include "core/io/numparse.h"
+#include "core/io/rowtable.h"
+#include "core/util/hash.h"
+#include "core/util/largeallocator.h"
+#include "core/util/nearsort.h"
+#include "core/util/parallelfor.h"
+#include "core/util/textescape.h"
 
 #include <algorithm>
 #include <atomic>

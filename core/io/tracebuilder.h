@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/rawevent.h"
-#include "model/trace.h"
+#include "core/io/rawevent.h"
+#include "core/model/trace.h"
 
 #include <memory>
 #include <string>

@@ -1,14 +1,14 @@
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 
-#include "io/bytesource.h"
-#include "io/chunk.h"
-#include "io/chunkproducer.h"
-#include "io/etreader.h"
-#include "io/eventparser.h"
-#include "io/jsonscan.h"
-#include "io/nvprofreader.h"
-#include "io/tracebuilder.h"
-#include "util/textescape.h"
+#include "core/io/bytesource.h"
+#include "core/io/chunk.h"
+#include "core/io/chunkproducer.h"
+#include "core/io/etreader.h"
+#include "core/io/eventparser.h"
+#include "core/io/jsonscan.h"
+#include "core/io/nvprofreader.h"
+#include "core/io/tracebuilder.h"
+#include "core/util/textescape.h"
 
 #include <algorithm>
 #include <chrono>

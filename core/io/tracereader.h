@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/executiontrace.h"
-#include "model/trace.h"
+#include "core/model/executiontrace.h"
+#include "core/model/trace.h"
 
 #include <atomic>
 #include <cstdint>

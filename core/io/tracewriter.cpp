@@ -1,8 +1,8 @@
-#include "io/tracewriter.h"
+#include "core/io/tracewriter.h"
 
-#include "io/eventwriter.h"
-#include "util/atomicfile.h"
-#include "util/jsonwrite.h"
+#include "core/io/eventwriter.h"
+#include "core/util/atomicfile.h"
+#include "core/util/jsonwrite.h"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-#include "live/captureoptions.h"
+#include "core/live/captureoptions.h"
 
 #include <cstdlib>
 #include <sstream>

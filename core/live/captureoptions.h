@@ -1,6 +1,6 @@
 #pragma once
 
-#include "record/schedule.h"
+#include "core/record/schedule.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "live/childprocess.h"
+#include "core/live/childprocess.h"
 
 #include <cerrno>
 #include <csignal>

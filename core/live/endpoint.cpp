@@ -1,4 +1,4 @@
-#include "live/endpoint.h"
+#include "core/live/endpoint.h"
 
 #include <atomic>
 #include <cerrno>

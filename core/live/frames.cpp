@@ -1,4 +1,4 @@
-#include "live/frames.h"
+#include "core/live/frames.h"
 
 namespace ks::live {
 

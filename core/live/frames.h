@@ -5,8 +5,8 @@
 // with FrameStream and decodes each payload with the matching decode* function, which rejects
 // payloads that are short, too long or inconsistent.
 
-#include "live/wire.h"
-#include "record/deviceactivity.h"
+#include "core/live/wire.h"
+#include "core/record/deviceactivity.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -205,7 +205,8 @@ bool decodeDevice(std::string_view p, std::vector<record::DeviceActivity>& out, 
         const uint8_t kind = r.u8();
         const uint8_t flags = r.u8();
         a.flowStart = flags & 1;
-        a.backend = (flags & 2) ? record::DeviceActivity::Backend::Xpu : record::DeviceActivity::Backend::Cuda;
+        a.backend =
+            (flags & 2) ? record::DeviceActivity::Backend::Xpu : record::DeviceActivity::Backend::Cuda;
         a.startNs = r.i64();
         a.endNs = r.i64();
         a.device = r.i32();

@@ -1,6 +1,6 @@
-#include "live/framestream.h"
+#include "core/live/framestream.h"
 
-#include "live/frames.h"
+#include "core/live/frames.h"
 
 namespace ks::live {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "live/wire.h"
+#include "core/live/wire.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "live/launchenv.h"
+#include "core/live/launchenv.h"
 
 #include <map>
 #include <sys/stat.h>

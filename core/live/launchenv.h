@@ -1,7 +1,7 @@
 #pragma once
 
-#include "live/captureoptions.h"
-#include "live/liveresources.h"
+#include "core/live/captureoptions.h"
+#include "core/live/liveresources.h"
 
 #include <optional>
 #include <string>

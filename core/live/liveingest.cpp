@@ -1,11 +1,11 @@
-#include "live/liveingest.h"
+#include "core/live/liveingest.h"
 
-#include "io/tracereader.h"
-#include "live/windowfile.h"
-#include "live/windowmerge.h"
-#include "live/wirestrings.h"
-#include "record/clock.h"
-#include "record/recordtypes.h"
+#include "core/io/tracereader.h"
+#include "core/live/windowfile.h"
+#include "core/live/windowmerge.h"
+#include "core/live/wirestrings.h"
+#include "core/record/clock.h"
+#include "core/record/recordtypes.h"
 
 #include <algorithm>
 #include <limits>

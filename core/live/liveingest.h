@@ -1,10 +1,10 @@
 #pragma once
 
-#include "live/frames.h"
-#include "live/framestream.h"
-#include "live/livetime.h"
-#include "live/livetracks.h"
-#include "model/trace.h"
+#include "core/live/frames.h"
+#include "core/live/framestream.h"
+#include "core/live/livetime.h"
+#include "core/live/livetracks.h"
+#include "core/model/trace.h"
 
 #include <cstdint>
 #include <map>

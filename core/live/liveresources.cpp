@@ -1,6 +1,6 @@
-#include "live/liveresources.h"
+#include "core/live/liveresources.h"
 
-#include "util/paths.h"
+#include "core/util/paths.h"
 
 #include <cstdlib>
 #include <unistd.h>

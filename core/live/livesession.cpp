@@ -1,10 +1,10 @@
-#include "live/livesession.h"
+#include "core/live/livesession.h"
 
-#include "live/childprocess.h"
-#include "live/endpoint.h"
-#include "live/launchenv.h"
-#include "live/procsampler.h"
-#include "record/clock.h"
+#include "core/live/childprocess.h"
+#include "core/live/endpoint.h"
+#include "core/live/launchenv.h"
+#include "core/live/procsampler.h"
+#include "core/record/clock.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "live/captureoptions.h"
-#include "live/liveingest.h"
-#include "live/liveresources.h"
+#include "core/live/captureoptions.h"
+#include "core/live/liveingest.h"
+#include "core/live/liveresources.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "live/livetracks.h"
+#include "core/live/livetracks.h"
 
 namespace ks::live {
 

@@ -1,4 +1,4 @@
-#include "live/procsampler.h"
+#include "core/live/procsampler.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
-#include "live/senderenv.h"
+#include "core/live/senderenv.h"
 
-#include "live/streamsender.h"
+#include "core/live/streamsender.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "live/steptracker.h"
+#include "core/live/steptracker.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "live/streamsender.h"
+#include "core/live/streamsender.h"
 
-#include "live/endpoint.h"
-#include "live/senderenv.h"
-#include "record/api.h"
+#include "core/live/endpoint.h"
+#include "core/live/senderenv.h"
+#include "core/record/api.h"
 
 #include <algorithm>
 #include <cerrno>

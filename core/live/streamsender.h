@@ -1,8 +1,8 @@
 #pragma once
 
-#include "live/frames.h"
-#include "live/steptracker.h"
-#include "record/deviceactivity.h"
+#include "core/live/frames.h"
+#include "core/live/steptracker.h"
+#include "core/record/deviceactivity.h"
 
 #include <atomic>
 #include <condition_variable>

@@ -1,4 +1,4 @@
-#include "live/windowfile.h"
+#include "core/live/windowfile.h"
 
 #include <cerrno>
 #include <climits>

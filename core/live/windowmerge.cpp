@@ -1,7 +1,7 @@
-#include "live/windowmerge.h"
+#include "core/live/windowmerge.h"
 
-#include "io/tracereader.h"
-#include "live/livetime.h"
+#include "core/io/tracereader.h"
+#include "core/live/livetime.h"
 
 #include <algorithm>
 #include <map>

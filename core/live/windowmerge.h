@@ -1,8 +1,8 @@
 #pragma once
 
-#include "live/frames.h"
-#include "live/livetracks.h"
-#include "model/trace.h"
+#include "core/live/frames.h"
+#include "core/live/livetracks.h"
+#include "core/model/trace.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "live/wirestrings.h"
+#include "core/live/wirestrings.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/types.h"
-#include "util/stringpool.h"
+#include "core/model/types.h"
+#include "core/util/stringpool.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,8 @@
-#include "model/args.h"
+#include "core/model/args.h"
 
-#include "util/bigalloc.h"
-#include "util/hash.h"
-#include "util/jsonwrite.h"
+#include "core/util/bigalloc.h"
+#include "core/util/hash.h"
+#include "core/util/jsonwrite.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "util/column.h"
-#include "util/id.h"
-#include "util/stringpool.h"
+#include "core/util/column.h"
+#include "core/util/id.h"
+#include "core/util/stringpool.h"
 
 #include <array>
 #include <cstdint>

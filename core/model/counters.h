@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/types.h"
-#include "util/column.h"
+#include "core/model/types.h"
+#include "core/util/column.h"
 
 namespace ks {
 
@@ -10,8 +10,7 @@ class CounterTrack {
 public:
     CounterTrack(ProcessId process, StringId name, StringId series)
         : m_process(process), m_name(name), m_series(series)
-    {
-    }
+    {}
 
     ProcessId process() const { return m_process; }
     StringId name() const { return m_name; }

@@ -1,4 +1,4 @@
-#include "model/executiontrace.h"
+#include "core/model/executiontrace.h"
 
 #include <algorithm>
 #include <unordered_set>

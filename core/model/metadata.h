@@ -14,7 +14,7 @@ namespace ks {
 struct TraceMetadata {
     // Top-level keys other than "traceEvents", in the order they appeared.
     std::vector<std::pair<std::string, std::string>> entries;
-    bool topLevelArray = false;   // 2020 bare-array file
+    bool topLevelArray = false;      // 2020 bare-array file
     bool legacyCpuFunctions = false; // torch.autograd.profiler's own exporter ("pid": "CPU functions")
     std::optional<int64_t> schemaVersion;
     std::optional<int64_t> baseTimeNs;
@@ -24,8 +24,7 @@ struct TraceMetadata {
     const std::string* find(std::string_view key) const
     {
         for (const auto& [k, v] : entries)
-            if (k == key)
-                return &v;
+            if (k == key) return &v;
         return nullptr;
     }
     void set(std::string key, std::string json)

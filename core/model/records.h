@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/args.h"
-#include "model/types.h"
+#include "core/model/args.h"
+#include "core/model/types.h"
 
 #include <cstdint>
 
@@ -19,15 +19,15 @@ struct InstantEvent {
 // One allocator event ("[memory]" or "[OutOfMemory]").
 struct MemoryEvent {
     TimeNs ts = 0;
-    TrackId track;      // the CPU thread it was recorded on
+    TrackId track; // the CPU thread it was recorded on
     StringId name;
-    StringId category; // "cpu_instant_event", or invalid when the event had no "cat" (2021 traces)
+    StringId category;      // "cpu_instant_event", or invalid when the event had no "cat" (2021 traces)
     int16_t deviceType = 0; // c10::DeviceType: 0 CPU, 1 CUDA, ...
     int16_t deviceId = -1;
     bool hasAddr = false;
     bool outOfMemory = false;
     uint64_t addr = 0;
-    int64_t bytes = 0; // negative for frees
+    int64_t bytes = 0;           // negative for frees
     int64_t totalAllocated = -1; // -1 when the event did not say
     int64_t totalReserved = -1;
     ArgsRef args;

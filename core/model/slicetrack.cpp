@@ -1,7 +1,7 @@
-#include "model/slicetrack.h"
+#include "core/model/slicetrack.h"
 
-#include "util/largeallocator.h"
-#include "util/nearsort.h"
+#include "core/util/largeallocator.h"
+#include "core/util/nearsort.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "model/args.h"
-#include "model/types.h"
-#include "util/column.h"
-#include "util/largeallocator.h"
+#include "core/model/args.h"
+#include "core/model/types.h"
+#include "core/util/column.h"
+#include "core/util/largeallocator.h"
 
 #include <atomic>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "model/trace.h"
+#include "core/model/trace.h"
 
 #include <algorithm>
 #include <limits>
@@ -20,8 +20,7 @@ ProcessId Trace::addProcess(RowKey pid, ProcessKind kind)
     p->id = ProcessId(uint32_t(m_processes.size()));
     p->pid = pid;
     p->kind = kind;
-    if (kind == ProcessKind::Gpu && !pid.isString())
-        p->deviceId = int(pid.number);
+    if (kind == ProcessKind::Gpu && !pid.isString()) p->deviceId = int(pid.number);
     const ProcessId id = p->id;
     m_processByPid[pid] = id;
     m_processes.push_back(p.get());
@@ -62,8 +61,7 @@ TrackId Trace::addTrack(ProcessId process, RowKey tid, TrackKind kind)
                     ok = s[i] >= '0' && s[i] <= '9';
                     v = v * 10 + (s[i] - '0');
                 }
-                if (ok)
-                    t->stream = v;
+                if (ok) t->stream = v;
             }
         }
     }
@@ -85,8 +83,7 @@ CounterTrackId Trace::findOrAddCounter(ProcessId process, StringId name, StringI
 {
     const auto key = std::make_tuple(process.value, name.value, series.value);
     auto it = m_counterByKey.find(key);
-    if (it != m_counterByKey.end())
-        return it->second;
+    if (it != m_counterByKey.end()) return it->second;
     const CounterTrackId id(uint32_t(m_counters.size()));
     auto c = std::make_unique<CounterTrack>(process, name, series);
     m_counters.push_back(c.get());
@@ -107,8 +104,7 @@ std::string Trace::processLabel(ProcessId id) const
     switch (p.kind) {
     case ProcessKind::Gpu:
         out = p.deviceId >= 0 ? "GPU " + std::to_string(p.deviceId) : "GPU " + keyText(p.pid);
-        if (p.name.valid() && !str(p.name).empty())
-            out += " (" + std::string(str(p.name)) + ")";
+        if (p.name.valid() && !str(p.name).empty()) out += " (" + std::string(str(p.name)) + ")";
         return out;
     case ProcessKind::Spans:
         return "Spans";
@@ -136,8 +132,7 @@ std::string Trace::trackLabel(TrackId id) const
     default:
         break;
     }
-    if (t.name.valid() && !str(t.name).empty())
-        return std::string(str(t.name));
+    if (t.name.valid() && !str(t.name).empty()) return std::string(str(t.name));
     return "Thread " + keyText(t.tid);
 }
 
@@ -146,19 +141,16 @@ StringId Trace::internCategory(std::string_view cat)
     const StringId id = m_strings.intern(cat);
     while (m_categoryKinds.size() <= id.value)
         m_categoryKinds.push_back(0xff);
-    if (m_categoryKinds[id.value] == 0xff)
-        m_categoryKinds[id.value] = uint8_t(classifyCategory(cat));
+    if (m_categoryKinds[id.value] == 0xff) m_categoryKinds[id.value] = uint8_t(classifyCategory(cat));
     return id;
 }
 
 EventKind Trace::kindOf(StringId category) const
 {
-    if (!category.valid())
-        return EventKind::Other;
+    if (!category.valid()) return EventKind::Other;
     if (category.value < m_categoryKinds.size()) {
         const uint8_t k = m_categoryKinds[category.value];
-        if (k != 0xff)
-            return EventKind(k);
+        if (k != 0xff) return EventKind(k);
     }
     return classifyCategory(str(category));
 }
@@ -192,8 +184,7 @@ void Trace::updateBounds()
         lo = std::min(lo, m_memory[i].ts);
         hi = std::max(hi, m_memory[i].ts);
     }
-    if (lo > hi)
-        lo = hi = 0;
+    if (lo > hi) lo = hi = 0;
     m_start.store(lo, std::memory_order_relaxed);
     m_end.store(hi, std::memory_order_relaxed);
 }
@@ -205,10 +196,8 @@ void Trace::extendBounds(TimeNs t0, TimeNs t1)
         m_end.store(t1);
         return;
     }
-    if (t0 < m_start.load(std::memory_order_relaxed))
-        m_start.store(t0, std::memory_order_relaxed);
-    if (t1 > m_end.load(std::memory_order_relaxed))
-        m_end.store(t1, std::memory_order_relaxed);
+    if (t0 < m_start.load(std::memory_order_relaxed)) m_start.store(t0, std::memory_order_relaxed);
+    if (t1 > m_end.load(std::memory_order_relaxed)) m_end.store(t1, std::memory_order_relaxed);
 }
 
 size_t Trace::sliceCount() const

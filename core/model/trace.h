@@ -1,13 +1,13 @@
 #pragma once
 
-#include "model/args.h"
-#include "model/counters.h"
-#include "model/metadata.h"
-#include "model/records.h"
-#include "model/slicetrack.h"
-#include "model/types.h"
-#include "util/column.h"
-#include "util/stringpool.h"
+#include "core/model/args.h"
+#include "core/model/counters.h"
+#include "core/model/metadata.h"
+#include "core/model/records.h"
+#include "core/model/slicetrack.h"
+#include "core/model/types.h"
+#include "core/util/column.h"
+#include "core/util/stringpool.h"
 
 #include <atomic>
 #include <map>

@@ -1,4 +1,4 @@
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,35 +10,23 @@ EventKind classifyCategory(std::string_view cat)
 {
     std::string c(cat);
     std::transform(c.begin(), c.end(), c.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
-    if (c == "cpu_op" || c == "operator")
-        return EventKind::CpuOp;
-    if (c == "user_annotation")
-        return EventKind::UserAnnotation;
-    if (c == "gpu_user_annotation" || c == "user")
-        return EventKind::GpuUserAnnotation;
-    if (c == "python_function")
-        return EventKind::PythonFunction;
+    if (c == "cpu_op" || c == "operator") return EventKind::CpuOp;
+    if (c == "user_annotation") return EventKind::UserAnnotation;
+    if (c == "gpu_user_annotation" || c == "user") return EventKind::GpuUserAnnotation;
+    if (c == "python_function") return EventKind::PythonFunction;
     if (c == "cuda_runtime" || c == "runtime" || c == "xpu_runtime" || c == "privateuse1_runtime" ||
         c == "mtia_runtime" || c == "hip_runtime")
         return EventKind::Runtime;
     if (c == "cuda_driver" || c == "xpu_driver" || c == "privateuse1_driver" || c == "driver")
         return EventKind::Driver;
-    if (c == "kernel" || c == "xpu_kernel")
-        return EventKind::Kernel;
-    if (c == "gpu_memcpy" || c == "memcpy")
-        return EventKind::Memcpy;
-    if (c == "gpu_memset" || c == "memset")
-        return EventKind::Memset;
-    if (c == "cuda_sync" || c == "xpu_sync")
-        return EventKind::Sync;
-    if (c == "cuda_event")
-        return EventKind::CudaEvent;
-    if (c == "overhead")
-        return EventKind::Overhead;
-    if (c == "trace")
-        return EventKind::Span;
-    if (c == "cpu_instant_event")
-        return EventKind::InstantCpu;
+    if (c == "kernel" || c == "xpu_kernel") return EventKind::Kernel;
+    if (c == "gpu_memcpy" || c == "memcpy") return EventKind::Memcpy;
+    if (c == "gpu_memset" || c == "memset") return EventKind::Memset;
+    if (c == "cuda_sync" || c == "xpu_sync") return EventKind::Sync;
+    if (c == "cuda_event") return EventKind::CudaEvent;
+    if (c == "overhead") return EventKind::Overhead;
+    if (c == "trace") return EventKind::Span;
+    if (c == "cpu_instant_event") return EventKind::InstantCpu;
     if (c == "ac2g" || c == "fwdbwd" || c == "async" || c == "async_cpu_to_gpu" || c == "async_gpu" ||
         c == "forward_backward")
         return EventKind::Flow;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/id.h"
+#include "core/util/id.h"
 
 #include <compare>
 #include <cstdint>
@@ -58,7 +58,10 @@ inline bool isGpuWorkKind(EventKind k)
 {
     return k == EventKind::Kernel || k == EventKind::Memcpy || k == EventKind::Memset;
 }
-inline bool isLaunchKind(EventKind k) { return k == EventKind::Runtime || k == EventKind::Driver; }
+inline bool isLaunchKind(EventKind k)
+{
+    return k == EventKind::Runtime || k == EventKind::Driver;
+}
 
 enum class ProcessKind : uint8_t { Cpu, Gpu, Spans, Overhead, Other };
 enum class TrackKind : uint8_t { CpuThread, GpuStream, GpuAnnotation, Span, Other };

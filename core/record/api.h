@@ -4,9 +4,9 @@
 // calling thread's buffer without locks. When recording is off each call is one relaxed load and a
 // branch.
 
-#include "record/rangehooks.h"
-#include "record/recorder.h"
-#include "record/stackcapture.h"
+#include "core/record/rangehooks.h"
+#include "core/record/recorder.h"
+#include "core/record/stackcapture.h"
 
 namespace ks::record {
 

@@ -1,7 +1,7 @@
-#include "record/benchtools.h"
+#include "core/record/benchtools.h"
 
-#include "record/api.h"
-#include "util/atomicfile.h"
+#include "core/record/api.h"
+#include "core/util/atomicfile.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "record/clock.h"
+#include "core/record/clock.h"
 
 #include <atomic>
 #include <cstring>

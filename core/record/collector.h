@@ -1,6 +1,6 @@
 #pragma once
 
-#include "record/deviceactivity.h"
+#include "core/record/deviceactivity.h"
 
 #include <functional>
 #include <memory>

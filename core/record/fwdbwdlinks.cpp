@@ -1,4 +1,4 @@
-#include "record/fwdbwdlinks.h"
+#include "core/record/fwdbwdlinks.h"
 
 namespace ks::record {
 

@@ -1,8 +1,8 @@
-#include "record/profiler.h"
+#include "core/record/profiler.h"
 
-#include "record/api.h"
-#include "record/windowbuilder.h"
-#include "util/jsonwrite.h"
+#include "core/record/api.h"
+#include "core/record/windowbuilder.h"
+#include "core/util/jsonwrite.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "analysis/summaryreport.h"
-#include "io/tracewriter.h"
-#include "model/trace.h"
-#include "record/collector.h"
-#include "record/schedule.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "core/io/tracewriter.h"
+#include "core/model/trace.h"
+#include "core/record/collector.h"
+#include "core/record/schedule.h"
 
 #include <atomic>
 #include <functional>

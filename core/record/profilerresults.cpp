@@ -2,13 +2,13 @@
 // analyses that serve trace files, run on the last window's trace, so a recorded run and its
 // exported file give the same numbers.
 
-#include "analysis/eventmapping.h"
-#include "analysis/functioneventlist.h"
-#include "analysis/lanemerge.h"
-#include "analysis/memoryexport.h"
-#include "analysis/memorytimeline.h"
-#include "analysis/stackexport.h"
-#include "record/profiler.h"
+#include "core/analysis/memory/memoryexport.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "core/analysis/summary/eventmapping.h"
+#include "core/analysis/summary/functioneventlist.h"
+#include "core/analysis/summary/lanemerge.h"
+#include "core/analysis/summary/stackexport.h"
+#include "core/record/profiler.h"
 
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
-#include "record/rangehooks.h"
+#include "core/record/rangehooks.h"
 
-#include "record/api.h"
+#include "core/record/api.h"
 
 #include <mutex>
 

@@ -1,4 +1,4 @@
-#include "record/api.h"
+#include "core/record/api.h"
 
 #include <algorithm>
 #include <sys/syscall.h>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "record/clock.h"
-#include "record/threadbuffer.h"
+#include "core/record/clock.h"
+#include "core/record/threadbuffer.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "record/schedule.h"
+#include "core/record/schedule.h"
 
 namespace ks::record {
 

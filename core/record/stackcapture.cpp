@@ -1,6 +1,6 @@
-#include "record/stackcapture.h"
+#include "core/record/stackcapture.h"
 
-#include "record/api.h"
+#include "core/record/api.h"
 
 #include <algorithm>
 #include <unwind.h>

@@ -1,4 +1,4 @@
-#include "record/stacksymbols.h"
+#include "core/record/stacksymbols.h"
 
 #include <cstdio>
 #include <cstdlib>

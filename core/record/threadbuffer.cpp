@@ -1,4 +1,4 @@
-#include "record/threadbuffer.h"
+#include "core/record/threadbuffer.h"
 
 #include <algorithm>
 #include <cstdlib>

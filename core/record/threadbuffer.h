@@ -1,6 +1,6 @@
 #pragma once
 
-#include "record/recordtypes.h"
+#include "core/record/recordtypes.h"
 
 #include <atomic>
 #include <cstddef>

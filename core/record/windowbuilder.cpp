@@ -1,12 +1,12 @@
-#include "record/windowbuilder.h"
+#include "core/record/windowbuilder.h"
 
-#include "io/rawevent.h"
-#include "io/tracebuilder.h"
-#include "io/tracereader.h"
-#include "record/clock.h"
-#include "record/fwdbwdlinks.h"
-#include "record/stacksymbols.h"
-#include "util/jsonwrite.h"
+#include "core/io/rawevent.h"
+#include "core/io/tracebuilder.h"
+#include "core/io/tracereader.h"
+#include "core/record/clock.h"
+#include "core/record/fwdbwdlinks.h"
+#include "core/record/stacksymbols.h"
+#include "core/util/jsonwrite.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "model/trace.h"
-#include "record/deviceactivity.h"
-#include "record/recorder.h"
+#include "core/model/trace.h"
+#include "core/record/deviceactivity.h"
+#include "core/record/recorder.h"
 
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-#include "util/atomicfile.h"
+#include "core/util/atomicfile.h"
 
 #include <algorithm>
 #include <atomic>

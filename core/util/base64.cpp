@@ -1,4 +1,4 @@
-#include "util/base64.h"
+#include "core/util/base64.h"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "util/bigalloc.h"
+#include "core/util/bigalloc.h"
 
 #include <cstdint>
 #include <cstdlib>

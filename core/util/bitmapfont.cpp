@@ -1,4 +1,4 @@
-#include "util/bitmapfont.h"
+#include "core/util/bitmapfont.h"
 
 #include <array>
 #include <cstring>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/raster.h"
+#include "core/util/raster.h"
 
 #include <cstdint>
 #include <string_view>

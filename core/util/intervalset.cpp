@@ -1,4 +1,4 @@
-#include "util/intervalset.h"
+#include "core/util/intervalset.h"
 
 #include <algorithm>
 

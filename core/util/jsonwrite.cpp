@@ -1,4 +1,4 @@
-#include "util/jsonwrite.h"
+#include "core/util/jsonwrite.h"
 
 #include <charconv>
 #include <cmath>
@@ -14,8 +14,7 @@ size_t utf8Length(const unsigned char* p, size_t left)
     const unsigned char c = p[0];
     size_t n;
     uint32_t cp;
-    if (c < 0x80)
-        return 1;
+    if (c < 0x80) return 1;
     if ((c & 0xe0) == 0xc0) {
         n = 2;
         cp = c & 0x1f;
@@ -28,11 +27,9 @@ size_t utf8Length(const unsigned char* p, size_t left)
     } else {
         return 0;
     }
-    if (n > left)
-        return 0;
+    if (n > left) return 0;
     for (size_t i = 1; i < n; ++i) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
+        if ((p[i] & 0xc0) != 0x80) return 0;
         cp = (cp << 6) | (p[i] & 0x3f);
     }
     if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
@@ -56,8 +53,7 @@ void appendJsonString(std::string& out, std::string_view s)
             ++j;
         out.append(reinterpret_cast<const char*>(p + i), j - i);
         i = j;
-        if (i >= n)
-            break;
+        if (i >= n) break;
         const unsigned char c = p[i];
         if (c == '"') {
             out += "\\\"";
@@ -135,8 +131,7 @@ void appendJsonDouble(std::string& out, double d)
         else if (sci[i] != '.')
             digits.push_back(sci[i]);
     }
-    if (negative)
-        out.push_back('-');
+    if (negative) out.push_back('-');
     const int nd = int(digits.size());
     if (exp >= -4 && exp < 16) {
         if (exp < 0) {
@@ -161,8 +156,7 @@ void appendJsonDouble(std::string& out, double d)
         out.push_back('e');
         out.push_back(exp < 0 ? '-' : '+');
         const int a = exp < 0 ? -exp : exp;
-        if (a < 10)
-            out.push_back('0');
+        if (a < 10) out.push_back('0');
         out += std::to_string(a);
     }
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/bigalloc.h"
+#include "core/util/bigalloc.h"
 
 #include <cstddef>
 #include <cstdlib>

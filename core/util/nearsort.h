@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/largeallocator.h"
+#include "core/util/largeallocator.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "util/paths.h"
+#include "core/util/paths.h"
 
 #include <filesystem>
 #include <system_error>
@@ -18,11 +18,9 @@ std::string findExisting(const std::vector<std::string>& candidates)
     const fs::path exeDir = fs::path(executablePath()).parent_path();
     for (const std::string& c : candidates) {
         fs::path p(c);
-        if (p.is_relative())
-            p = exeDir / p;
+        if (p.is_relative()) p = exeDir / p;
         std::error_code ec;
-        if (fs::exists(p, ec))
-            return fs::weakly_canonical(p, ec).string();
+        if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
     }
     return {};
 }

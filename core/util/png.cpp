@@ -1,4 +1,4 @@
-#include "util/png.h"
+#include "core/util/png.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "util/raster.h"
+#include "core/util/raster.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "util/stringpool.h"
+#include "core/util/stringpool.h"
 
-#include "util/hash.h"
+#include "core/util/hash.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -24,8 +24,7 @@ StringPool::~StringPool() = default;
 
 const char* StringPool::store(std::string_view s)
 {
-    if (s.empty())
-        return "";
+    if (s.empty()) return "";
     if (s.size() > kBlockSize / 4) {
         // Large strings get their own block so they do not waste the tail of a shared one.
         auto block = std::make_unique<char[]>(s.size());
@@ -53,29 +52,27 @@ size_t StringPool::probe(std::string_view s, uint64_t hash) const
     size_t i = hash & m_mask;
     while (true) {
         const uint32_t slot = m_slots[i];
-        if (slot == 0)
-            return i;
+        if (slot == 0) return i;
         const Entry& e = m_entries[slot - 1];
-        if (e.hash == hash && e.size == s.size() && std::memcmp(e.data, s.data(), s.size()) == 0)
-            return i;
+        if (e.hash == hash && e.size == s.size() && std::memcmp(e.data, s.data(), s.size()) == 0) return i;
         i = (i + 1) & m_mask;
     }
 }
 
-StringId StringPool::intern(std::string_view s) { return intern(s, hashString(s)); }
+StringId StringPool::intern(std::string_view s)
+{
+    return intern(s, hashString(s));
+}
 
 StringId StringPool::intern(std::string_view s, uint64_t hash)
 {
     size_t i = probe(s, hash);
-    if (m_slots[i] != 0)
-        return StringId(m_slots[i] - 1);
-    if (s.size() > UINT32_MAX)
-        throw std::length_error("string too long to intern");
+    if (m_slots[i] != 0) return StringId(m_slots[i] - 1);
+    if (s.size() > UINT32_MAX) throw std::length_error("string too long to intern");
     const uint32_t id = uint32_t(m_entries.size());
     m_entries.push_back(Entry{store(s), uint32_t(s.size()), hash});
     m_slots[i] = id + 1;
-    if (m_entries.size() * 2 > m_slots.size())
-        grow();
+    if (m_entries.size() * 2 > m_slots.size()) grow();
     return StringId(id);
 }
 
@@ -90,8 +87,7 @@ void StringPool::grow()
     std::vector<uint32_t> slots(m_slots.size() * 2, 0);
     const size_t mask = slots.size() - 1;
     for (uint32_t slot : m_slots) {
-        if (slot == 0)
-            continue;
+        if (slot == 0) continue;
         size_t i = m_entries[slot - 1].hash & mask;
         while (slots[i] != 0)
             i = (i + 1) & mask;

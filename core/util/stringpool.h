@@ -1,7 +1,7 @@
 #pragma once
 
-#include "util/column.h"
-#include "util/id.h"
+#include "core/util/column.h"
+#include "core/util/id.h"
 
 #include <memory>
 #include <string_view>

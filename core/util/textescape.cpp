@@ -1,4 +1,4 @@
-#include "util/textescape.h"
+#include "core/util/textescape.h"
 
 #include <cstdint>
 

@@ -45,11 +45,9 @@ __attribute__((noipa)) void c_stack_leaf(void)
 static int record_stacks(void)
 {
     ks_profiler* p = ks_profiler_create("{\"with_stack\": true}");
-    if (!p || ks_recording_stacks())
-        return 1;
+    if (!p || ks_recording_stacks()) return 1;
     ks_profiler_start(p);
-    if (!ks_recording_stacks())
-        return 2;
+    if (!ks_recording_stacks()) return 2;
     c_stack_leaf();
     ks_range_push_stack(ks_intern("explicit"), "app.lua(3): f;app.lua(9): main", "{\"n\": 1}");
     ks_range_pop();
@@ -63,17 +61,16 @@ static int record_stacks(void)
 
 int main(int argc, char** argv)
 {
-    if (argc != 2)
-        return 2;
+    if (argc != 2) return 2;
     g_out = argv[1];
-    if (ks_abi_version() != KS_ABI_VERSION)
-        return 3;
+    if (ks_abi_version() != KS_ABI_VERSION) return 3;
     if (ks_profiler_create("{\"activities\": [\"gpu\"]}") != NULL || strstr(ks_last_error(), "gpu") == NULL) {
         fprintf(stderr, "a bad option was accepted\n");
         return 4;
     }
-    ks_profiler* p = ks_profiler_create("{\"schedule\": {\"wait\": 0, \"warmup\": 1, \"active\": 2, \"repeat\": 2},"
-                                        " \"profile_memory\": true}");
+    ks_profiler* p =
+        ks_profiler_create("{\"schedule\": {\"wait\": 0, \"warmup\": 1, \"active\": 2, \"repeat\": 2},"
+                           " \"profile_memory\": true}");
     if (!p) {
         fprintf(stderr, "create: %s\n", ks_last_error());
         return 5;
@@ -82,8 +79,7 @@ int main(int argc, char** argv)
     ks_profiler_add_metadata(p, "client", "c");
     uint32_t step = ks_intern("train_step");
     uint32_t loss = ks_intern("loss");
-    if (ks_profiler_start(p) != 0)
-        return 6;
+    if (ks_profiler_start(p) != 0) return 6;
     for (int s = 0; s < 6; ++s) {
         ks_range_push_args(step, "{\"step\": 1}");
         pthread_t t;
@@ -101,10 +97,8 @@ int main(int argc, char** argv)
     ks_profiler_stop(p);
     ks_profiler_destroy(p);
     printf("windows %d\n", g_windows);
-    if (g_windows != 2)
-        return 7;
+    if (g_windows != 2) return 7;
     const int stacks = record_stacks();
-    if (stacks != 0)
-        fprintf(stderr, "with_stack: step %d failed: %s\n", stacks, ks_last_error());
+    if (stacks != 0) fprintf(stderr, "with_stack: step %d failed: %s\n", stacks, ks_last_error());
     return stacks == 0 ? 0 : 8;
 }

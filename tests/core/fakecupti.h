@@ -4,8 +4,8 @@
 // callbacks, flushAll handing back buffers filled with CUDA 13 records, a per-thread external
 // correlation stack, and a clock of its own (Unix-epoch ns, offset as the test chooses).
 
-#include "collect/cuptifacade.h"
-#include "record/clock.h"
+#include "core/collect/cuptifacade.h"
+#include "core/record/clock.h"
 
 #include <atomic>
 #include <cstring>

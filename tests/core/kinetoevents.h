@@ -3,7 +3,7 @@
 // Kineto-shaped events as JSON text, loaded through the real reader: for analysis tests whose
 // answers are known to the nanosecond. Times are µs, as in the files.
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 
 #include <QtGlobal>
 #include <memory>

@@ -3,7 +3,7 @@
 // Builds small Kineto-style trace JSON for the memory tests: ops as complete events and allocator
 // events as "[memory]" instants, with times in microseconds as the file format has them.
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 
 #include <cstdint>
 #include <memory>

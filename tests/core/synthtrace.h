@@ -2,7 +2,7 @@
 
 // Builds small traces through the model API for tests that need exact, known answers.
 
-#include "model/trace.h"
+#include "core/model/trace.h"
 
 #include <string_view>
 

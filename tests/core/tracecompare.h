@@ -5,7 +5,7 @@
 // Used by round-trip tests (export, recording); returns the first differences found, empty when
 // the models hold the same data.
 
-#include "model/trace.h"
+#include "core/model/trace.h"
 
 #include <algorithm>
 #include <cstring>

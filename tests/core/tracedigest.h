@@ -4,8 +4,8 @@
 // terms that do not depend on how the load was split (string ids and arg handles are resolved to
 // text), so two loads of the same bytes with different chunking or threads can be compared.
 
-#include "model/trace.h"
-#include "util/hash.h"
+#include "core/model/trace.h"
+#include "core/util/hash.h"
 
 #include <string>
 #include <string_view>

@@ -2,7 +2,7 @@
 
 // A Trace as the JSON a file would hold, for tests that check event shapes.
 
-#include "io/tracewriter.h"
+#include "core/io/tracewriter.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,10 +1,9 @@
 // ArgShard encodes args objects against shapes it predicts from a hint; whatever the prediction,
 // every object must decode to exactly what was added.
 
-#include "model/args.h"
+#include "core/model/args.h"
 
 #include <QTest>
-
 #include <random>
 
 using namespace ks;
@@ -57,12 +56,13 @@ private slots:
         ArgStore store;
         ArgShard& shard = store.shard(0);
         std::mt19937 rng(7);
-        const std::vector<std::string> keys = {"External id", "correlation", "cbid", "Input Dims",
-                                               "Python parent id", "device", "stream", "external id"};
+        const std::vector<std::string> keys = {"External id",      "correlation", "cbid",   "Input Dims",
+                                               "Python parent id", "device",      "stream", "external id"};
         std::vector<std::vector<Item>> objects;
         std::vector<ArgsRef> refs;
         for (int n = 0; n < 5000; ++n) {
-            const uint32_t hint = (rng() % 3 == 0) ? ArgShard::kNoHint : uint32_t(rng() % 6) * 256 + rng() % 2;
+            const uint32_t hint =
+                (rng() % 3 == 0) ? ArgShard::kNoHint : uint32_t(rng() % 6) * 256 + rng() % 2;
             std::vector<Item> items;
             const size_t count = rng() % 6;
             for (size_t k = 0; k < count; ++k) {

@@ -1,5 +1,5 @@
-#include "io/bytesource.h"
-#include "util/atomicfile.h"
+#include "core/io/bytesource.h"
+#include "core/util/atomicfile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 // ks::record::bench: timeit, profileit, summaries and CSV (torch_geometric.profile's helpers).
 
-#include "record/benchtools.h"
+#include "core/record/benchtools.h"
 
 #include <QFile>
 #include <QTemporaryDir>

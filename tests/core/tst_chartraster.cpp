@@ -1,10 +1,10 @@
-#include "analysis/memorychart.h"
 #include "base64decode.h"
+#include "core/analysis/memory/memorychart.h"
+#include "core/util/base64.h"
+#include "core/util/bitmapfont.h"
+#include "core/util/png.h"
+#include "core/util/raster.h"
 #include "pngdecode.h"
-#include "util/base64.h"
-#include "util/bitmapfont.h"
-#include "util/png.h"
-#include "util/raster.h"
 
 #include <QTest>
 #include <random>

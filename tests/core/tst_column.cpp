@@ -1,5 +1,5 @@
-#include "util/column.h"
-#include "util/stringpool.h"
+#include "core/util/column.h"
+#include "core/util/stringpool.h"
 
 #include <QTest>
 #include <atomic>

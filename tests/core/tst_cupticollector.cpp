@@ -2,13 +2,13 @@
 // delivering records while recording, launch->kernel correlation and CUSTOM2 external ids, the
 // hold-back of kernels whose launch record is late, the clock mapping, and the error paths.
 
-#include "record/api.h"
-#include "record/profiler.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
 
 #include <QTest>
 
 #ifdef KS_WITH_CUPTI
-#include "collect/cupticollector.h"
+#include "core/collect/cupticollector.h"
 #include "fakecupti.h"
 #include "tracejson.h"
 

@@ -6,8 +6,8 @@
 #include <QTest>
 
 #ifdef KS_WITH_CUPTI
-#include "collect/cuptidecoder.h"
-#include "collect/cuptilibrary.h"
+#include "core/collect/cuptidecoder.h"
+#include "core/collect/cuptilibrary.h"
 
 #include <cstring>
 #include <cupti.h>

@@ -4,9 +4,9 @@
 // flipped bytes, which must give one-line errors or warnings, never a crash or a hang. The golden
 // comparison with torch 1.13 itself is tests/scripts/test_et_golden.sh.
 
-#include "analysis/etlinker.h"
-#include "io/etreader.h"
-#include "io/tracereader.h"
+#include "core/analysis/timeline/etlinker.h"
+#include "core/io/etreader.h"
+#include "core/io/tracereader.h"
 
 #include <QTest>
 #include <fstream>

@@ -1,7 +1,7 @@
 // Findings (analysis/overview/findings): each rule fires on its measured cause, names the numbers,
 // links the events, and stays silent below its threshold.
 
-#include "analysis/overview/findings.h"
+#include "core/analysis/overview/findings.h"
 #include "kinetoevents.h"
 
 #include <QTest>

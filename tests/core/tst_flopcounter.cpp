@@ -1,8 +1,8 @@
 // FLOPs recomputed from trace arguments, checked against the values torch 1.13 itself reported for
 // the same calls (spec torch-profiler-exports.md §6, [RUN-1.13]), plus the rules' edge cases.
 
-#include "analysis/flopcounter.h"
-#include "analysis/pyrepr.h"
+#include "core/analysis/summary/flopcounter.h"
+#include "core/analysis/summary/pyrepr.h"
 
 #include <QTest>
 #include <string>

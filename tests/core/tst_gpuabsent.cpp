@@ -2,10 +2,10 @@
 // collectors this build has (the real libcupti and Level Zero loader): one status line per
 // activity saying why, CPU recording unharmed, no crash. Parts are skipped where a driver exists.
 
-#include "collect/collectors.h"
-#include "io/tracereader.h"
-#include "record/api.h"
-#include "record/profiler.h"
+#include "core/collect/collectors.h"
+#include "core/io/tracereader.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
 
 #include <QTest>
 #include <dlfcn.h>

@@ -1,8 +1,8 @@
 // HTA's idle-time breakdown and kernel launch statistics (analysis/overview/idletime, launchstats)
 // on a stream whose gaps are known.
 
-#include "analysis/overview/idletime.h"
-#include "analysis/overview/launchstats.h"
+#include "core/analysis/overview/idletime.h"
+#include "core/analysis/overview/launchstats.h"
 #include "kinetoevents.h"
 
 #include <QTest>

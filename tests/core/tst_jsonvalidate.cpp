@@ -1,4 +1,4 @@
-#include "util/jsonvalidate.h"
+#include "core/util/jsonvalidate.h"
 
 #include <QTest>
 

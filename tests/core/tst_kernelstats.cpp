@@ -1,6 +1,6 @@
-#include "analysis/kernelstats.h"
-#include "analysis/linkindex.h"
-#include "io/tracereader.h"
+#include "core/analysis/timeline/kernelstats.h"
+#include "core/analysis/timeline/linkindex.h"
+#include "core/io/tracereader.h"
 #include "synthtrace.h"
 
 #include <QTest>

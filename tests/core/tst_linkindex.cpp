@@ -1,5 +1,5 @@
-#include "analysis/linkindex.h"
-#include "io/tracereader.h"
+#include "core/analysis/timeline/linkindex.h"
+#include "core/io/tracereader.h"
 #include "synthtrace.h"
 
 #include <QTest>

@@ -3,9 +3,9 @@
 // frames that would make the viewer allocate far more than they weigh, and times and sizes at the
 // ends of the int64 range.
 
-#include "live/framestream.h"
-#include "live/liveingest.h"
-#include "record/recordtypes.h"
+#include "core/live/framestream.h"
+#include "core/live/liveingest.h"
+#include "core/record/recordtypes.h"
 
 #include <QTemporaryDir>
 #include <QTest>

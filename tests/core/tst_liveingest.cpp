@@ -3,9 +3,9 @@
 // of order, the memory budget, torch.profiler windows placed by their step anchors, and the errors
 // that end a stream.
 
-#include "live/framestream.h"
-#include "live/liveingest.h"
-#include "record/recordtypes.h"
+#include "core/live/framestream.h"
+#include "core/live/liveingest.h"
+#include "core/record/recordtypes.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -2,9 +2,9 @@
 // not spin, a private socket directory taken over by someone else must not block sessions, and
 // what sessions killed with SIGKILL left behind is cleaned up.
 
-#include "live/endpoint.h"
-#include "live/frames.h"
-#include "live/livesession.h"
+#include "core/live/endpoint.h"
+#include "core/live/frames.h"
+#include "core/live/livesession.h"
 
 #include <QDir>
 #include <QTemporaryDir>

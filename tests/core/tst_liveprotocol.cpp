@@ -2,9 +2,9 @@
 // frames from arbitrary pieces, and garbage, truncation and inconsistent payloads are refused with
 // a reason instead of being read.
 
-#include "live/frames.h"
-#include "live/framestream.h"
-#include "live/steptracker.h"
+#include "core/live/frames.h"
+#include "core/live/framestream.h"
+#include "core/live/steptracker.h"
 
 #include <QTest>
 

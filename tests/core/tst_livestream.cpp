@@ -2,10 +2,10 @@
 // and the session's thread builds the trace; a viewer that does not read makes the sender drop and
 // count (never block); a target that ignores SIGINT and SIGTERM is still stopped.
 
-#include "live/endpoint.h"
-#include "live/livesession.h"
-#include "live/streamsender.h"
-#include "record/api.h"
+#include "core/live/endpoint.h"
+#include "core/live/livesession.h"
+#include "core/live/streamsender.h"
+#include "core/record/api.h"
 
 #include <QTest>
 #include <chrono>

@@ -1,6 +1,6 @@
-#include "analysis/counterlod.h"
-#include "analysis/lod.h"
-#include "model/slicetrack.h"
+#include "core/analysis/timeline/counterlod.h"
+#include "core/analysis/timeline/lod.h"
+#include "core/model/slicetrack.h"
 
 #include <QTest>
 #include <cmath>

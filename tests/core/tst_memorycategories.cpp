@@ -1,4 +1,4 @@
-#include "analysis/memorytimeline.h"
+#include "core/analysis/memory/memorytimeline.h"
 #include "memorytracetext.h"
 
 #include <QTest>

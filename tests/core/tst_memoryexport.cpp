@@ -1,10 +1,10 @@
-#include "analysis/memoryexport.h"
-#include "analysis/memorytimeline.h"
 #include "base64decode.h"
+#include "core/analysis/memory/memoryexport.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "core/util/base64.h"
+#include "core/util/png.h"
 #include "memorytracetext.h"
 #include "pngdecode.h"
-#include "util/base64.h"
-#include "util/png.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

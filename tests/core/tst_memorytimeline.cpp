@@ -1,6 +1,6 @@
-#include "analysis/memorycurve.h"
-#include "analysis/memoryexport.h"
-#include "analysis/memorytimeline.h"
+#include "core/analysis/memory/memorycurve.h"
+#include "core/analysis/memory/memoryexport.h"
+#include "core/analysis/memory/memorytimeline.h"
 #include "memorytracetext.h"
 
 #include <QTest>

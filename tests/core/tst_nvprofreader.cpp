@@ -4,9 +4,9 @@
 // truncated and corrupted images), which must give one-line errors or warnings, never a crash.
 // The golden comparison with torch 1.13 itself is tests/scripts/test_nvprof_golden.sh.
 
-#include "analysis/nvprofaverages.h"
-#include "io/nvprofreader.h"
-#include "io/tracereader.h"
+#include "core/analysis/summary/nvprofaverages.h"
+#include "core/io/nvprofreader.h"
+#include "core/io/tracereader.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,11 +1,11 @@
 // The trace overview (core/analysis/overview): TraceLens's GPU timeline, kernel/op summaries and
 // perf model on small traces whose answers are known exactly.
-#include "analysis/linkindex.h"
-#include "analysis/overview/gputimeline.h"
-#include "analysis/overview/opcategory.h"
-#include "analysis/overview/overview.h"
-#include "analysis/overview/overviewexport.h"
-#include "analysis/overview/perfformulas.h"
+#include "core/analysis/overview/gputimeline.h"
+#include "core/analysis/overview/opcategory.h"
+#include "core/analysis/overview/overview.h"
+#include "core/analysis/overview/overviewexport.h"
+#include "core/analysis/overview/perfformulas.h"
+#include "core/analysis/timeline/linkindex.h"
 #include "synthtrace.h"
 
 #include <QTemporaryDir>

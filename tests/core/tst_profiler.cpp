@@ -1,8 +1,8 @@
 // ks::record::Profiler: torch.profiler.profile semantics for C++ programs.
 
-#include "io/tracereader.h"
-#include "record/api.h"
-#include "record/profiler.h"
+#include "core/io/tracereader.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -2,12 +2,12 @@
 // events() is torch's list order, key_averages groups by input shape and by stack, export_stacks
 // and export_memory_timeline write what the trace-file commands write.
 
-#include "analysis/memorytimeline.h"
-#include "analysis/stackexport.h"
-#include "analysis/summaryreport.h"
-#include "io/tracereader.h"
-#include "record/api.h"
-#include "record/profiler.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "core/analysis/summary/stackexport.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "core/io/tracereader.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
 
 #include <QFile>
 #include <QTemporaryDir>

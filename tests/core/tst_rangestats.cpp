@@ -1,4 +1,4 @@
-#include "analysis/rangestats.h"
+#include "core/analysis/timeline/rangestats.h"
 #include "synthtrace.h"
 
 #include <QTest>

@@ -2,7 +2,7 @@
 // invalid JSON (trace-format.md section 10), and files that are not traces. Nothing may crash; every
 // failure is a one-line error naming where, every recovery a visible warning.
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 #include "readertestutil.h"
 
 #include <QTemporaryDir>

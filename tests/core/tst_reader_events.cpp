@@ -2,7 +2,7 @@
 // the result does not depend on how the input is cut into chunks or how many threads parse it, and
 // the cancel flag and progress callback. Expected values are worked out by hand from the fixtures.
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 #include "readertestutil.h"
 #include "tracedigest.h"
 

@@ -1,7 +1,7 @@
 // Reader hardening: inputs built to break the reader's own data structures and limits rather than
 // the JSON grammar (many rows, deep nesting, hostile text in messages, duplicate keys).
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 #include "readertestutil.h"
 
 #include <QElapsedTimer>

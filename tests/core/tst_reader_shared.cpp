@@ -2,7 +2,7 @@
 // independently by tests/scripts/trace_counts.py (stdlib json) into tests/data/expected_counts.json,
 // plus structural sanity (nesting, order, flow binding) and the format quirks of trace-format.md.
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 #include "tracedigest.h"
 
 #include <QDir>

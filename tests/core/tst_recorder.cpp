@@ -1,7 +1,7 @@
 // The recording hot path (record/api.h), draining, and conversion of a window into a Trace.
 
-#include "record/api.h"
-#include "record/windowbuilder.h"
+#include "core/record/api.h"
+#include "core/record/windowbuilder.h"
 
 #include <QTest>
 #include <thread>

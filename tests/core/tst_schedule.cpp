@@ -2,7 +2,7 @@
 // tests/scripts/gen_schedule.py (Debian torch 1.13), plus the skip_first_wait sequences tabulated in
 // shared/specs/torch-profiler-exports.md §5 (torch 1.13 predates skip_first_wait).
 
-#include "record/schedule.h"
+#include "core/record/schedule.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,5 +1,5 @@
-#include "analysis/search.h"
-#include "io/tracereader.h"
+#include "core/analysis/timeline/search.h"
+#include "core/io/tracereader.h"
 
 #include <QRegularExpression>
 #include <QTest>

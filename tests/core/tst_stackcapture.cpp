@@ -1,11 +1,11 @@
 // with_stack: native call stacks captured at range begins, symbolized into Kineto's "Call stack"
 // arg when the window is built, exported and read back, and fed to export_stacks.
 
-#include "analysis/stackexport.h"
-#include "io/tracereader.h"
-#include "record/api.h"
-#include "record/profiler.h"
-#include "record/stacksymbols.h"
+#include "core/analysis/summary/stackexport.h"
+#include "core/io/tracereader.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
+#include "core/record/stacksymbols.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 // tb_plugin's step-time breakdown (analysis/overview/stepbreakdown) and the interval algebra under
 // it, on traces whose answer is known to the nanosecond.
 
-#include "analysis/overview/stepbreakdown.h"
+#include "core/analysis/overview/stepbreakdown.h"
+#include "core/util/intervalset.h"
 #include "kinetoevents.h"
-#include "util/intervalset.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // The operator summary on small hand-made traces. Every expected number is worked out by hand in the
 // comments from torch's rules (spec torch-profiler-exports.md §2), not read back from the code.
 
-#include "analysis/keyaverages.h"
-#include "analysis/summarytable.h"
-#include "io/tracereader.h"
+#include "core/analysis/summary/keyaverages.h"
+#include "core/analysis/summary/summarytable.h"
+#include "core/io/tracereader.h"
 
 #include <QTest>
 #include <string>

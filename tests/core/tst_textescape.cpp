@@ -1,6 +1,6 @@
 // escapeText: trace text made safe for terminals and logs.
 
-#include "util/textescape.h"
+#include "core/util/textescape.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
-#include "io/tracereader.h"
-#include "analysis/summaryreport.h"
-#include "io/tracewriter.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "core/io/tracereader.h"
+#include "core/io/tracewriter.h"
 #include "tracecompare.h"
 
 #include <QDir>

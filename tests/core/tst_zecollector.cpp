@@ -4,14 +4,14 @@
 // collector reports: kernels, copies and fills with the driver's kernel timestamps, including a
 // kernel across the 32-bit counter wrap, and a Kineto-shaped trace through the Profiler.
 
-#include "record/api.h"
-#include "record/profiler.h"
+#include "core/record/api.h"
+#include "core/record/profiler.h"
 
 #include <QTest>
 
 #if defined(KS_WITH_LEVEL_ZERO) && defined(KS_ZE_FAKE_DRIVER)
 #define KS_ZE_TEST 1
-#include "collect/zecollector.h"
+#include "core/collect/zecollector.h"
 #include "tracejson.h"
 
 #include <cstdlib>

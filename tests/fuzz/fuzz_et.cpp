@@ -4,9 +4,9 @@
 // every input tensor, the consumers of every output tensor), opened as a trace, and linked to it.
 // Seeds: corpus/et/. Build and run: tests/fuzz/run_fuzz.sh, docs/fuzzing.md.
 
-#include "analysis/etlinker.h"
-#include "io/etreader.h"
-#include "io/tracereader.h"
+#include "core/analysis/timeline/etlinker.h"
+#include "core/io/etreader.h"
+#include "core/io/tracereader.h"
 
 #include <cstddef>
 #include <cstdint>

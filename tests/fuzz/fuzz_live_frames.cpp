@@ -7,8 +7,8 @@
 //   build-fuzz/tests/fuzz/fuzz_live_frames -max_total_time=300 -rss_limit_mb=1024 \
 //       CORPUS_DIR tests/fuzz/corpus/live_frames
 
-#include "live/framestream.h"
-#include "live/liveingest.h"
+#include "core/live/framestream.h"
+#include "core/live/liveingest.h"
 
 #include <cstddef>
 #include <cstdint>

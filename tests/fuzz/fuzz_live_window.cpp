@@ -6,8 +6,8 @@
 //
 //   build-fuzz/tests/fuzz/fuzz_live_window -max_total_time=300 CORPUS_DIR tests/fuzz/corpus/live_window
 
-#include "live/framestream.h"
-#include "live/liveingest.h"
+#include "core/live/framestream.h"
+#include "core/live/liveingest.h"
 
 #include <cstddef>
 #include <cstdint>

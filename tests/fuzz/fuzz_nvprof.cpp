@@ -4,8 +4,8 @@
 // through the nvprof summary (torch's parse_nvprof_trace tree). Seeds: corpus/nvprof/.
 // Build and run: tests/fuzz/run_fuzz.sh, docs/fuzzing.md.
 
-#include "analysis/nvprofaverages.h"
-#include "io/tracereader.h"
+#include "core/analysis/summary/nvprofaverages.h"
+#include "core/io/tracereader.h"
 
 #include <cstddef>
 #include <cstdint>

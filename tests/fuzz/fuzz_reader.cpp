@@ -9,7 +9,7 @@
 // Each input is read twice: with the default chunk size and with 64-byte chunks, so the chunk
 // boundary recovery (rejoining, repairing, truncation) runs on small inputs too.
 
-#include "io/tracereader.h"
+#include "core/io/tracereader.h"
 
 #include <cstddef>
 #include <cstdint>

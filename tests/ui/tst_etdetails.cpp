@@ -3,10 +3,10 @@
 // slice, and the consumers of each output; a file that is no execution trace leaves a one-line
 // reason in the panel.
 
-#include "document/tracedocument.h"
-#include "io/tracereader.h"
-#include "panels/detailshtml.h"
-#include "panels/detailspanel.h"
+#include "core/io/tracereader.h"
+#include "ui/document/tracedocument.h"
+#include "ui/panels/detailshtml.h"
+#include "ui/panels/detailspanel.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,13 +3,13 @@
 // the errors a user can make. Screenshots of the window mid-run and at the end go to
 // $KS_SCREENSHOT_DIR (or the build tree) for a look.
 
-#include "document/tracedocument.h"
-#include "live/consolepane.h"
-#include "live/livecontroller.h"
-#include "live/livesessionpanel.h"
-#include "live/stepstrip.h"
-#include "mainwindow/mainwindow.h"
-#include "timeline/timelineview.h"
+#include "ui/document/tracedocument.h"
+#include "ui/live/consolepane.h"
+#include "ui/live/livecontroller.h"
+#include "ui/live/livesessionpanel.h"
+#include "ui/live/stepstrip.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QDir>
 #include <QSignalSpy>

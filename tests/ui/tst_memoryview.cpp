@@ -1,9 +1,9 @@
 #include "../core/memorytracetext.h"
-#include "analysis/memoryexport.h"
-#include "memory/allocationfilterproxy.h"
-#include "memory/allocationtablemodel.h"
-#include "memory/memorychartview.h"
-#include "memory/memoryview.h"
+#include "core/analysis/memory/memoryexport.h"
+#include "ui/memory/allocationfilterproxy.h"
+#include "ui/memory/allocationtablemodel.h"
+#include "ui/memory/memorychartview.h"
+#include "ui/memory/memoryview.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -58,8 +58,7 @@ private slots:
                  QStringLiteral("aten::relu"));
         QCOMPARE(proxy.index(0, AllocationTableModel::FreedAt).data().toString(),
                  QStringLiteral("alive at end"));
-        QCOMPARE(proxy.index(1, AllocationTableModel::Lifetime).data().toString(),
-                 QStringLiteral("43.0 µs"));
+        QCOMPARE(proxy.index(1, AllocationTableModel::Lifetime).data().toString(), QStringLiteral("43.0 µs"));
         proxy.setText(QStringLiteral("EMPTY"));
         QCOMPARE(proxy.rowCount(), 1);
         proxy.setText(QString());

@@ -2,14 +2,14 @@
 // (itself checked against torch), sorting, filtering, top-level-only, grouping by input shape,
 // occurrences highlighted in the timeline, CSV export; plus the memory page's wiring.
 
-#include "analysis/summaryreport.h"
-#include "document/tracedocument.h"
-#include "mainwindow/mainwindow.h"
-#include "memory/memoryview.h"
-#include "panels/operatorfiltermodel.h"
-#include "panels/operatorpanel.h"
-#include "panels/operatortablemodel.h"
-#include "timeline/timelineview.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "ui/document/tracedocument.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/memory/memoryview.h"
+#include "ui/panels/operatorfiltermodel.h"
+#include "ui/panels/operatorpanel.h"
+#include "ui/panels/operatortablemodel.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -26,8 +26,9 @@ using namespace ks::ui;
 namespace {
 
 const char* kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
-const char* kCpuOnly = "facebookresearch_HolisticTraceAnalysis@b8cce2c__tests__data__cpu_only__rank-34.Jul_15_10_52_41."
-                       "1074.pt.trace.json.gz";
+const char* kCpuOnly =
+    "facebookresearch_HolisticTraceAnalysis@b8cce2c__tests__data__cpu_only__rank-34.Jul_15_10_52_41."
+    "1074.pt.trace.json.gz";
 
 struct Opened {
     std::unique_ptr<MainWindow> window;
@@ -45,10 +46,8 @@ Opened open(const char* name)
     QSignalSpy loaded(o.window.get(), &MainWindow::documentLoaded);
     QSignalSpy ready(o.window->operatorPanel(), &OperatorPanel::summaryReady);
     o.window->openPath(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name), false);
-    if (!loaded.wait(60000))
-        return o;
-    if (ready.isEmpty() && !ready.wait(60000))
-        return o;
+    if (!loaded.wait(60000)) return o;
+    if (ready.isEmpty() && !ready.wait(60000)) return o;
     o.doc = o.window->document();
     return o;
 }
@@ -124,7 +123,8 @@ private slots:
                 if (a.typeId() == QMetaType::QString)
                     QVERIFY(a.toString() >= b.toString());
                 else
-                    QVERIFY2(a.toDouble() >= b.toDouble(), qPrintable(QStringLiteral("column %1 row %2").arg(c).arg(r)));
+                    QVERIFY2(a.toDouble() >= b.toDouble(),
+                             qPrintable(QStringLiteral("column %1 row %2").arg(c).arg(r)));
             }
         }
     }
@@ -154,21 +154,22 @@ private slots:
         p->setFilterText(QStringLiteral("aten::mm"));
         int row = -1;
         for (int r = 0; r < p->proxy()->rowCount(); ++r)
-            if (p->proxy()->index(r, 0).data().toString() == QStringLiteral("aten::mm"))
-                row = r;
+            if (p->proxy()->index(r, 0).data().toString() == QStringLiteral("aten::mm")) row = r;
         QVERIFY(row >= 0);
         size_t expected = 0;
         const Trace& t = *o.doc->trace;
         for (size_t k = 0; k < t.trackCount(); ++k) {
             const SliceTrack& s = t.slices(TrackId(uint32_t(k)));
             for (size_t i = 0; i < s.size(); ++i)
-                expected += t.str(s.name(i)) == "aten::mm" && t.kindOf(s.category(i)) == EventKind::CpuOp ? 1 : 0;
+                expected +=
+                    t.str(s.name(i)) == "aten::mm" && t.kindOf(s.category(i)) == EventKind::CpuOp ? 1 : 0;
         }
         QSignalSpy match(o.window->timeline(), &TimelineView::matchChanged);
         p->table()->setCurrentIndex(p->proxy()->index(row, 0));
         QTRY_VERIFY_WITH_TIMEOUT(o.window->timeline()->highlight() != nullptr, 20000);
         QCOMPARE(o.window->timeline()->highlight()->occurrences.size(), expected);
-        const int count = p->proxy()->index(row, p->model()->columnOf(OperatorTableModel::Col::Calls))
+        const int count = p->proxy()
+                              ->index(row, p->model()->columnOf(OperatorTableModel::Col::Calls))
                               .data(OperatorTableModel::SortRole)
                               .toInt();
         QCOMPARE(size_t(count), expected); // no duplicate nesting for aten::mm in this trace

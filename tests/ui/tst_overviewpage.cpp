@@ -2,14 +2,14 @@
 // from the same report `kinetoscope analyze` prints, re-scoped by the timeline's range selection,
 // and every mark (step bar, finding, table row, roofline point) showing its events on the timeline.
 
-#include "analysis/overview/overviewreport.h"
-#include "document/tracedocument.h"
-#include "mainwindow/mainwindow.h"
-#include "overview/opsummarymodel.h"
-#include "overview/overviewpage.h"
-#include "overview/rooflinechart.h"
-#include "overview/stepbreakdownchart.h"
-#include "timeline/timelineview.h"
+#include "core/analysis/overview/overviewreport.h"
+#include "ui/document/tracedocument.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/overview/opsummarymodel.h"
+#include "ui/overview/overviewpage.h"
+#include "ui/overview/rooflinechart.h"
+#include "ui/overview/stepbreakdownchart.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QListWidget>

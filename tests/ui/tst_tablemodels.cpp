@@ -3,17 +3,17 @@
 // header sorts numbers largest first and text A to Z, through the header's own click handling.
 
 #include "../core/memorytracetext.h"
-#include "analysis/memorytimeline.h"
-#include "analysis/rangestats.h"
-#include "analysis/summaryreport.h"
-#include "document/tracedocument.h"
-#include "mainwindow/logdirmodel.h"
-#include "memory/allocationfilterproxy.h"
-#include "memory/allocationtablemodel.h"
-#include "panels/kerneltablemodel.h"
-#include "panels/operatortablemodel.h"
-#include "panels/rangestatsmodel.h"
-#include "util/tablewidgets.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "core/analysis/timeline/rangestats.h"
+#include "ui/document/tracedocument.h"
+#include "ui/mainwindow/logdirmodel.h"
+#include "ui/memory/allocationfilterproxy.h"
+#include "ui/memory/allocationtablemodel.h"
+#include "ui/panels/kerneltablemodel.h"
+#include "ui/panels/operatortablemodel.h"
+#include "ui/panels/rangestatsmodel.h"
+#include "ui/util/tablewidgets.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>

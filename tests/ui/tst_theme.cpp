@@ -1,7 +1,7 @@
 // The palette module: both schemes are complete, switching emits changed() once, and the painted
 // views follow the switch.
 
-#include "util/theme.h"
+#include "ui/util/theme.h"
 
 #include <QGuiApplication>
 #include <QSignalSpy>

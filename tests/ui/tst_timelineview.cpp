@@ -1,6 +1,6 @@
-#include "document/tracedocument.h"
-#include "timeline/timelineview.h"
-#include "timeline/timeruler.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/timeruler.h"
 
 #include <QScrollBar>
 #include <QSignalSpy>

@@ -1,10 +1,10 @@
-#include "analysis/kernelstats.h"
-#include "analysis/rangestats.h"
-#include "document/tracedocument.h"
-#include "mainwindow/logdirmodel.h"
-#include "panels/kernelfiltermodel.h"
-#include "panels/kerneltablemodel.h"
-#include "panels/rangestatsmodel.h"
+#include "core/analysis/timeline/kernelstats.h"
+#include "core/analysis/timeline/rangestats.h"
+#include "ui/document/tracedocument.h"
+#include "ui/mainwindow/logdirmodel.h"
+#include "ui/panels/kernelfiltermodel.h"
+#include "ui/panels/kerneltablemodel.h"
+#include "ui/panels/rangestatsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

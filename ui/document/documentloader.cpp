@@ -1,4 +1,4 @@
-#include "document/documentloader.h"
+#include "ui/document/documentloader.h"
 
 #include <QLoggingCategory>
 

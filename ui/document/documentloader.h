@@ -1,7 +1,7 @@
 #pragma once
 
-#include "document/tracedocument.h"
-#include "util/jobtracker.h"
+#include "ui/document/tracedocument.h"
+#include "ui/util/jobtracker.h"
 
 #include <QElapsedTimer>
 #include <QObject>

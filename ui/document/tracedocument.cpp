@@ -1,4 +1,4 @@
-#include "document/tracedocument.h"
+#include "ui/document/tracedocument.h"
 
 #include <chrono>
 

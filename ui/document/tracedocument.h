@@ -1,13 +1,13 @@
 #pragma once
 
-#include "analysis/kernelstats.h"
-#include "analysis/linkindex.h"
-#include "analysis/lod.h"
-#include "analysis/memoryseries.h"
-#include "analysis/memorytimeline.h"
-#include "analysis/tracestats.h"
-#include "io/tracereader.h"
-#include "model/trace.h"
+#include "core/analysis/memory/memoryseries.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "core/analysis/timeline/kernelstats.h"
+#include "core/analysis/timeline/linkindex.h"
+#include "core/analysis/timeline/lod.h"
+#include "core/analysis/timeline/tracestats.h"
+#include "core/io/tracereader.h"
+#include "core/model/trace.h"
 
 #include <QString>
 #include <atomic>

@@ -1,6 +1,6 @@
-#include "live/consolepane.h"
+#include "ui/live/consolepane.h"
 
-#include "util/theme.h"
+#include "ui/util/theme.h"
 
 #include <QFontDatabase>
 #include <QScrollBar>

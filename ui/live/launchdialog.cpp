@@ -1,8 +1,8 @@
-#include "live/launchdialog.h"
+#include "ui/live/launchdialog.h"
 
-#include "live/childprocess.h"
-#include "live/launchenv.h"
-#include "util/theme.h"
+#include "core/live/childprocess.h"
+#include "core/live/launchenv.h"
+#include "ui/util/theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "live/livesession.h"
+#include "core/live/livesession.h"
 
 #include <QDialog>
 

@@ -1,9 +1,9 @@
-#include "live/livecontroller.h"
+#include "ui/live/livecontroller.h"
 
-#include "document/tracedocument.h"
-#include "io/tracewriter.h"
-#include "live/launchenv.h"
-#include "live/livesessionpanel.h"
+#include "core/io/tracewriter.h"
+#include "core/live/launchenv.h"
+#include "ui/document/tracedocument.h"
+#include "ui/live/livesessionpanel.h"
 
 #include <QFileInfo>
 #include <mutex>

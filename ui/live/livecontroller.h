@@ -1,8 +1,8 @@
 #pragma once
 
-#include "live/livesession.h"
-#include "util/jobtracker.h"
-#include "util/metatypes.h"
+#include "core/live/livesession.h"
+#include "ui/util/jobtracker.h"
+#include "ui/util/metatypes.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,9 +1,9 @@
-#include "live/livesessionpanel.h"
+#include "ui/live/livesessionpanel.h"
 
-#include "live/consolepane.h"
-#include "live/stepstrip.h"
-#include "util/format.h"
-#include "util/theme.h"
+#include "ui/live/consolepane.h"
+#include "ui/live/stepstrip.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,7 +1,7 @@
-#include "live/stepstrip.h"
+#include "ui/live/stepstrip.h"
 
-#include "util/format.h"
-#include "util/theme.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "live/liveingest.h"
+#include "core/live/liveingest.h"
 
 #include <QWidget>
 #include <vector>

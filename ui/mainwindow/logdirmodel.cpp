@@ -1,6 +1,6 @@
-#include "mainwindow/logdirmodel.h"
+#include "ui/mainwindow/logdirmodel.h"
 
-#include "util/format.h"
+#include "ui/util/format.h"
 
 #include <QDateTime>
 

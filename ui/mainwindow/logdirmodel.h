@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/logdir.h"
-#include "util/rowtablemodel.h"
+#include "core/io/logdir.h"
+#include "ui/util/rowtablemodel.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
-#include "mainwindow/logdirpicker.h"
+#include "ui/mainwindow/logdirpicker.h"
 
-#include "mainwindow/logdirmodel.h"
+#include "ui/mainwindow/logdirmodel.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

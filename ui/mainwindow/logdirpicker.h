@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/logdir.h"
+#include "core/io/logdir.h"
 
 #include <QDialog>
 #include <vector>

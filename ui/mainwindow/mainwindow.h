@@ -1,7 +1,7 @@
 #pragma once
 
-#include "util/jobtracker.h"
-#include "util/metatypes.h"
+#include "ui/util/jobtracker.h"
+#include "ui/util/metatypes.h"
 
 #include <QMainWindow>
 #include <functional>

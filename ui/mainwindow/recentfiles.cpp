@@ -1,4 +1,4 @@
-#include "mainwindow/recentfiles.h"
+#include "ui/mainwindow/recentfiles.h"
 
 #include <QFileInfo>
 #include <QSettings>

@@ -1,6 +1,6 @@
-#include "memory/allocationfilterproxy.h"
+#include "ui/memory/allocationfilterproxy.h"
 
-#include "memory/allocationtablemodel.h"
+#include "ui/memory/allocationtablemodel.h"
 
 #include <limits>
 

@@ -1,6 +1,6 @@
-#include "memory/allocationtablemodel.h"
+#include "ui/memory/allocationtablemodel.h"
 
-#include "util/format.h"
+#include "ui/util/format.h"
 
 #include <QColor>
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/memorytimeline.h"
-#include "util/rowtablemodel.h"
+#include "core/analysis/memory/memorytimeline.h"
+#include "ui/util/rowtablemodel.h"
 
 #include <string_view>
 

@@ -1,4 +1,4 @@
-#include "memory/memorybandsitem.h"
+#include "ui/memory/memorybandsitem.h"
 
 #include <QPainter>
 #include <cmath>

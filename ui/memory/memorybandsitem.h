@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/memorycurve.h"
+#include "core/analysis/memory/memorycurve.h"
 
 #include <QGraphicsItem>
 #include <QImage>

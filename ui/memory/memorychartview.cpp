@@ -1,8 +1,8 @@
-#include "memory/memorychartview.h"
+#include "ui/memory/memorychartview.h"
 
-#include "memory/memorybandsitem.h"
-#include "util/format.h"
-#include "util/theme.h"
+#include "ui/memory/memorybandsitem.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QAreaSeries>
 #include <QGraphicsLineItem>

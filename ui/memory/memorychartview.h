@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/memorycurve.h"
-#include "analysis/memorytimeline.h"
+#include "core/analysis/memory/memorycurve.h"
+#include "core/analysis/memory/memorytimeline.h"
 
 #include <QChartView>
 #include <array>

@@ -1,9 +1,9 @@
-#include "memory/memoryview.h"
+#include "ui/memory/memoryview.h"
 
-#include "memory/allocationfilterproxy.h"
-#include "memory/allocationtablemodel.h"
-#include "memory/memorychartview.h"
-#include "util/theme.h"
+#include "ui/memory/allocationfilterproxy.h"
+#include "ui/memory/allocationtablemodel.h"
+#include "ui/memory/memorychartview.h"
+#include "ui/util/theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>

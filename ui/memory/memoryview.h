@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/memorytimeline.h"
+#include "core/analysis/memory/memorytimeline.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,6 +1,6 @@
-#include "overview/opsummarymodel.h"
+#include "ui/overview/opsummarymodel.h"
 
-#include "util/format.h"
+#include "ui/util/format.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/overview/kernelsummary.h"
-#include "util/rowtablemodel.h"
+#include "core/analysis/overview/kernelsummary.h"
+#include "ui/util/rowtablemodel.h"
 
 namespace ks::ui {
 

@@ -1,11 +1,11 @@
-#include "overview/overviewpage.h"
+#include "ui/overview/overviewpage.h"
 
-#include "document/tracedocument.h"
-#include "overview/opsummarymodel.h"
-#include "overview/rooflinechart.h"
-#include "overview/stepbreakdownchart.h"
-#include "util/format.h"
-#include "util/tablewidgets.h"
+#include "ui/document/tracedocument.h"
+#include "ui/overview/opsummarymodel.h"
+#include "ui/overview/rooflinechart.h"
+#include "ui/overview/stepbreakdownchart.h"
+#include "ui/util/format.h"
+#include "ui/util/tablewidgets.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>

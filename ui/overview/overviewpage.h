@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/overview/overviewreport.h"
-#include "util/jobtracker.h"
+#include "core/analysis/overview/overviewreport.h"
+#include "ui/util/jobtracker.h"
 
 #include <QWidget>
 #include <memory>

@@ -1,6 +1,6 @@
-#include "overview/rooflinechart.h"
+#include "ui/overview/rooflinechart.h"
 
-#include "util/theme.h"
+#include "ui/util/theme.h"
 
 #include <QChart>
 #include <QLegend>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/overview/overviewreport.h"
+#include "core/analysis/overview/overviewreport.h"
 
 #include <QChartView>
 

@@ -1,6 +1,6 @@
-#include "overview/stepbreakdownchart.h"
+#include "ui/overview/stepbreakdownchart.h"
 
-#include "util/theme.h"
+#include "ui/util/theme.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/overview/stepbreakdown.h"
+#include "core/analysis/overview/stepbreakdown.h"
 
 #include <QChartView>
 #include <array>

@@ -1,6 +1,6 @@
-#include "panels/banner.h"
+#include "ui/panels/banner.h"
 
-#include "util/theme.h"
+#include "ui/util/theme.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,9 +1,9 @@
-#include "panels/detailshtml.h"
+#include "ui/panels/detailshtml.h"
 
-#include "analysis/rangestats.h"
-#include "document/tracedocument.h"
-#include "util/format.h"
-#include "util/theme.h"
+#include "core/analysis/timeline/rangestats.h"
+#include "ui/document/tracedocument.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/id.h"
+#include "core/util/id.h"
 
 #include <QString>
 

@@ -1,11 +1,11 @@
-#include "panels/detailspanel.h"
+#include "ui/panels/detailspanel.h"
 
-#include "analysis/etlinker.h"
-#include "document/tracedocument.h"
-#include "io/etreader.h"
-#include "panels/detailshtml.h"
-#include "panels/etdetailshtml.h"
-#include "util/theme.h"
+#include "core/analysis/timeline/etlinker.h"
+#include "core/io/etreader.h"
+#include "ui/document/tracedocument.h"
+#include "ui/panels/detailshtml.h"
+#include "ui/panels/etdetailshtml.h"
+#include "ui/util/theme.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

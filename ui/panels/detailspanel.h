@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/metatypes.h"
+#include "ui/util/metatypes.h"
 
 #include <QTextBrowser>
 #include <memory>

@@ -1,7 +1,7 @@
-#include "panels/etdetailshtml.h"
+#include "ui/panels/etdetailshtml.h"
 
-#include "panels/detailshtml.h"
-#include "util/theme.h"
+#include "ui/panels/detailshtml.h"
+#include "ui/util/theme.h"
 
 #include <QStringList>
 

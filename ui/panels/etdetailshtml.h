@@ -1,8 +1,8 @@
 #pragma once
 
-#include "analysis/etlinker.h"
-#include "model/executiontrace.h"
-#include "model/trace.h"
+#include "core/analysis/timeline/etlinker.h"
+#include "core/model/executiontrace.h"
+#include "core/model/trace.h"
 
 #include <QString>
 

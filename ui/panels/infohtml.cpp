@@ -1,9 +1,9 @@
-#include "panels/infohtml.h"
+#include "ui/panels/infohtml.h"
 
-#include "document/tracedocument.h"
-#include "util/format.h"
-#include "util/processmemory.h"
-#include "util/theme.h"
+#include "ui/document/tracedocument.h"
+#include "ui/util/format.h"
+#include "ui/util/processmemory.h"
+#include "ui/util/theme.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

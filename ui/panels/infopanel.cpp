@@ -1,8 +1,8 @@
-#include "panels/infopanel.h"
+#include "ui/panels/infopanel.h"
 
-#include "document/tracedocument.h"
-#include "panels/infohtml.h"
-#include "util/theme.h"
+#include "ui/document/tracedocument.h"
+#include "ui/panels/infohtml.h"
+#include "ui/util/theme.h"
 
 namespace ks::ui {
 

@@ -1,6 +1,6 @@
-#include "panels/kernelfiltermodel.h"
+#include "ui/panels/kernelfiltermodel.h"
 
-#include "panels/kerneltablemodel.h"
+#include "ui/panels/kerneltablemodel.h"
 
 namespace ks::ui {
 

@@ -1,11 +1,11 @@
-#include "panels/kernelpanel.h"
+#include "ui/panels/kernelpanel.h"
 
-#include "document/tracedocument.h"
-#include "panels/kernelfiltermodel.h"
-#include "panels/kerneltablemodel.h"
-#include "util/format.h"
-#include "util/tablewidgets.h"
-#include "util/theme.h"
+#include "ui/document/tracedocument.h"
+#include "ui/panels/kernelfiltermodel.h"
+#include "ui/panels/kerneltablemodel.h"
+#include "ui/util/format.h"
+#include "ui/util/tablewidgets.h"
+#include "ui/util/theme.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

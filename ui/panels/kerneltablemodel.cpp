@@ -1,7 +1,7 @@
-#include "panels/kerneltablemodel.h"
+#include "ui/panels/kerneltablemodel.h"
 
-#include "document/tracedocument.h"
-#include "util/format.h"
+#include "ui/document/tracedocument.h"
+#include "ui/util/format.h"
 
 #include <QStringList>
 

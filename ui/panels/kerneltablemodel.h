@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/rowtablemodel.h"
+#include "ui/util/rowtablemodel.h"
 
 #include <memory>
 

@@ -1,6 +1,6 @@
-#include "panels/operatorfiltermodel.h"
+#include "ui/panels/operatorfiltermodel.h"
 
-#include "panels/operatortablemodel.h"
+#include "ui/panels/operatortablemodel.h"
 
 namespace ks::ui {
 

@@ -1,13 +1,13 @@
-#include "panels/operatorpanel.h"
+#include "ui/panels/operatorpanel.h"
 
-#include "analysis/summaryreport.h"
-#include "document/tracedocument.h"
-#include "panels/operatorfiltermodel.h"
-#include "panels/operatortablemodel.h"
-#include "util/atomicfile.h"
-#include "util/format.h"
-#include "util/tablewidgets.h"
-#include "util/theme.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "core/util/atomicfile.h"
+#include "ui/document/tracedocument.h"
+#include "ui/panels/operatorfiltermodel.h"
+#include "ui/panels/operatortablemodel.h"
+#include "ui/util/format.h"
+#include "ui/util/tablewidgets.h"
+#include "ui/util/theme.h"
 
 #include <QApplication>
 #include <QCheckBox>

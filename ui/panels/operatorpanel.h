@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/jobtracker.h"
+#include "ui/util/jobtracker.h"
 
 #include <QWidget>
 #include <memory>

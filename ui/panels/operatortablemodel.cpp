@@ -1,6 +1,6 @@
-#include "panels/operatortablemodel.h"
+#include "ui/panels/operatortablemodel.h"
 
-#include "analysis/pyformat.h"
+#include "core/analysis/summary/pyformat.h"
 
 #include <QLatin1StringView>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/summaryreport.h"
-#include "util/rowtablemodel.h"
+#include "core/analysis/summary/summaryreport.h"
+#include "ui/util/rowtablemodel.h"
 
 #include <memory>
 #include <vector>

@@ -1,9 +1,9 @@
-#include "panels/rangepanel.h"
+#include "ui/panels/rangepanel.h"
 
-#include "document/tracedocument.h"
-#include "util/format.h"
-#include "util/tablewidgets.h"
-#include "util/theme.h"
+#include "ui/document/tracedocument.h"
+#include "ui/util/format.h"
+#include "ui/util/tablewidgets.h"
+#include "ui/util/theme.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "panels/rangestatsmodel.h"
-#include "util/jobtracker.h"
-#include "util/metatypes.h"
+#include "ui/panels/rangestatsmodel.h"
+#include "ui/util/jobtracker.h"
+#include "ui/util/metatypes.h"
 
 #include <QWidget>
 #include <memory>

@@ -1,7 +1,7 @@
-#include "panels/rangestatsmodel.h"
+#include "ui/panels/rangestatsmodel.h"
 
-#include "document/tracedocument.h"
-#include "util/format.h"
+#include "ui/document/tracedocument.h"
+#include "ui/util/format.h"
 
 using namespace Qt::StringLiterals;
 

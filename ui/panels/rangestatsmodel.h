@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/rangestats.h"
-#include "util/rowtablemodel.h"
+#include "core/analysis/timeline/rangestats.h"
+#include "ui/util/rowtablemodel.h"
 
 #include <memory>
 

@@ -1,7 +1,7 @@
-#include "panels/searchbar.h"
+#include "ui/panels/searchbar.h"
 
-#include "util/format.h"
-#include "util/theme.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

@@ -1,9 +1,9 @@
-#include "timeline/rulerpainter.h"
+#include "ui/timeline/rulerpainter.h"
 
-#include "timeline/timelinemetrics.h"
-#include "timeline/timelinestate.h"
-#include "util/format.h"
-#include "util/theme.h"
+#include "ui/timeline/timelinemetrics.h"
+#include "ui/timeline/timelinestate.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QPainter>
 #include <algorithm>

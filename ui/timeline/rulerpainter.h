@@ -1,8 +1,8 @@
 #pragma once
 
-#include "model/records.h"
-#include "timeline/timelinecoords.h"
-#include "timeline/timeruler.h"
+#include "core/model/records.h"
+#include "ui/timeline/timelinecoords.h"
+#include "ui/timeline/timeruler.h"
 
 #include <QFont>
 #include <vector>

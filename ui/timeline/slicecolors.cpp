@@ -1,6 +1,6 @@
-#include "timeline/slicecolors.h"
+#include "ui/timeline/slicecolors.h"
 
-#include "util/theme.h"
+#include "ui/util/theme.h"
 
 #include <string_view>
 

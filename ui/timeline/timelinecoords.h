@@ -1,7 +1,7 @@
 #pragma once
 
-#include "timeline/timelinemetrics.h"
-#include "timeline/timewindow.h"
+#include "ui/timeline/timelinemetrics.h"
+#include "ui/timeline/timewindow.h"
 
 #include <QSize>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "timeline/timelinegeometry.h"
+#include "ui/timeline/timelinegeometry.h"
 
-#include "document/tracedocument.h"
-#include "timeline/highlight.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/highlight.h"
 
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "analysis/counterlod.h"
-#include "analysis/lod.h"
-#include "timeline/timewindow.h"
+#include "core/analysis/timeline/counterlod.h"
+#include "core/analysis/timeline/lod.h"
+#include "ui/timeline/timewindow.h"
 
 #include <QRect>
 #include <memory>

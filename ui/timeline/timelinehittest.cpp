@@ -1,7 +1,7 @@
-#include "timeline/timelinehittest.h"
+#include "ui/timeline/timelinehittest.h"
 
-#include "document/tracedocument.h"
-#include "timeline/timelinerenderer.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/timelinerenderer.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "timeline/timelinecoords.h"
-#include "util/id.h"
+#include "core/util/id.h"
+#include "ui/timeline/timelinecoords.h"
 
 #include <QPoint>
 

@@ -1,7 +1,7 @@
 // TimelineView's live-session side: taking in a trace that grows while it is shown.
 
-#include "document/tracedocument.h"
-#include "timeline/timelineview.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QScrollBar>
 #include <algorithm>

@@ -1,12 +1,12 @@
-#include "timeline/timelinerenderer.h"
+#include "ui/timeline/timelinerenderer.h"
 
-#include "analysis/counterlod.h"
-#include "document/tracedocument.h"
-#include "timeline/highlight.h"
-#include "timeline/timelinemetrics.h"
-#include "timeline/timelinestate.h"
-#include "util/format.h"
-#include "util/theme.h"
+#include "core/analysis/timeline/counterlod.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/highlight.h"
+#include "ui/timeline/timelinemetrics.h"
+#include "ui/timeline/timelinestate.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "timeline/rulerpainter.h"
-#include "timeline/slicecolors.h"
-#include "timeline/timelinecoords.h"
-#include "timeline/timelinegeometry.h"
-#include "timeline/tracklayout.h"
+#include "ui/timeline/rulerpainter.h"
+#include "ui/timeline/slicecolors.h"
+#include "ui/timeline/timelinecoords.h"
+#include "ui/timeline/timelinegeometry.h"
+#include "ui/timeline/tracklayout.h"
 
 #include <QFont>
 #include <QRectF>

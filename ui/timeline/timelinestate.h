@@ -1,7 +1,7 @@
 #pragma once
 
-#include "timeline/timewindow.h"
-#include "util/id.h"
+#include "core/util/id.h"
+#include "ui/timeline/timewindow.h"
 
 #include <vector>
 

@@ -1,9 +1,9 @@
-#include "timeline/timelineview.h"
+#include "ui/timeline/timelineview.h"
 
-#include "document/tracedocument.h"
-#include "timeline/timelinehittest.h"
-#include "util/format.h"
-#include "util/theme.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/timelinehittest.h"
+#include "ui/util/format.h"
+#include "ui/util/theme.h"
 
 #include <QGestureEvent>
 #include <QKeyEvent>

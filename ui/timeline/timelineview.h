@@ -1,9 +1,9 @@
 #pragma once
 
-#include "timeline/highlight.h"
-#include "timeline/timelinerenderer.h"
-#include "timeline/timelinestate.h"
-#include "util/metatypes.h"
+#include "ui/timeline/highlight.h"
+#include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/timelinestate.h"
+#include "ui/util/metatypes.h"
 
 #include <QAbstractScrollArea>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "timeline/timeruler.h"
+#include "ui/timeline/timeruler.h"
 
 #include <cmath>
 #include <cstdlib>

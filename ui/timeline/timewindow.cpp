@@ -1,4 +1,4 @@
-#include "timeline/timewindow.h"
+#include "ui/timeline/timewindow.h"
 
 #include <algorithm>
 #include <cmath>

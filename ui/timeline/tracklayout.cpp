@@ -1,7 +1,7 @@
-#include "timeline/tracklayout.h"
+#include "ui/timeline/tracklayout.h"
 
-#include "document/tracedocument.h"
-#include "timeline/timelinemetrics.h"
+#include "ui/document/tracedocument.h"
+#include "ui/timeline/timelinemetrics.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "util/format.h"
+#include "ui/util/format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "util/processmemory.h"
+#include "ui/util/processmemory.h"
 
 #include <cstdio>
 #if defined(__linux__)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/tablemodel.h"
+#include "ui/util/tablemodel.h"
 
 #include <vector>
 

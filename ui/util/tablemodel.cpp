@@ -1,4 +1,4 @@
-#include "util/tablemodel.h"
+#include "ui/util/tablemodel.h"
 
 namespace ks::ui {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/tablecolumn.h"
+#include "ui/util/tablecolumn.h"
 
 #include <QAbstractTableModel>
 

@@ -1,4 +1,4 @@
-#include "util/tablewidgets.h"
+#include "ui/util/tablewidgets.h"
 
 #include <QHeaderView>
 #include <QTableView>

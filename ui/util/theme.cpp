@@ -1,4 +1,4 @@
-#include "util/theme.h"
+#include "ui/util/theme.h"
 
 #include <QActionGroup>
 #include <QEvent>

@@ -1,4 +1,4 @@
-#include "analysis/overview/backwardlinks.h"
+#include "core/analysis/overview/backwardlinks.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "analysis/overview/devicepeaks.h"
+#include "core/analysis/overview/devicepeaks.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/types.h"
-#include "util/id.h"
+#include "core/model/types.h"
+#include "core/util/id.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "analysis/overview/findings.h"
+#include "core/analysis/overview/findings.h"
 
-#include "analysis/overview/overviewreport.h"
-#include "analysis/overview/rowsmeeting.h"
+#include "core/analysis/overview/overviewreport.h"
+#include "core/analysis/overview/rowsmeeting.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "analysis/linkindex.h"
-#include "analysis/overview/devicepeaks.h"
-#include "analysis/overview/finding.h"
-#include "analysis/overview/gputimeline.h"
-#include "analysis/overview/idletime.h"
-#include "analysis/overview/launchstats.h"
-#include "analysis/overview/stepbreakdown.h"
+#include "core/analysis/overview/devicepeaks.h"
+#include "core/analysis/overview/finding.h"
+#include "core/analysis/overview/gputimeline.h"
+#include "core/analysis/overview/idletime.h"
+#include "core/analysis/overview/launchstats.h"
+#include "core/analysis/overview/stepbreakdown.h"
+#include "core/analysis/timeline/linkindex.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "analysis/overview/gputimeline.h"
+#include "core/analysis/overview/gputimeline.h"
 
 #include <algorithm>
 

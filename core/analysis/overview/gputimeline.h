@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/types.h"
-#include "util/intervalset.h"
+#include "core/model/types.h"
+#include "core/util/intervalset.h"
 
 #include <string_view>
 #include <vector>

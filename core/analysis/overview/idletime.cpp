@@ -1,4 +1,4 @@
-#include "analysis/overview/idletime.h"
+#include "core/analysis/overview/idletime.h"
 
 namespace ks {
 

@@ -1,6 +1,6 @@
-#include "analysis/overview/kernelsummary.h"
+#include "core/analysis/overview/kernelsummary.h"
 
-#include "analysis/overview/opcategory.h"
+#include "core/analysis/overview/opcategory.h"
 
 #include <algorithm>
 #include <map>
@@ -73,7 +73,6 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid()) continue;
         if (firstKernel.count(it.runtime)) subtree.push_back({it.runtime, it.start, it.end});
-        const SliceTrack& st = trace.slices(it.runtime.track);
         for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
              p = parents.parent(it.runtime.track, size_t(p))) {
             const SliceRef ref{it.runtime.track, uint32_t(p)};

@@ -1,6 +1,6 @@
-#include "analysis/overview/launchattribution.h"
+#include "core/analysis/overview/launchattribution.h"
 
-#include "analysis/linkindex.h"
+#include "core/analysis/timeline/linkindex.h"
 
 namespace ks {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "analysis/overview/gputimeline.h"
-#include "analysis/overview/parentindex.h"
-#include "model/trace.h"
+#include "core/analysis/overview/gputimeline.h"
+#include "core/analysis/overview/parentindex.h"
+#include "core/model/trace.h"
 
 #include <cstdint>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-#include "analysis/overview/launchstats.h"
+#include "core/analysis/overview/launchstats.h"
 
 #include <algorithm>
 

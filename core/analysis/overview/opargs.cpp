@@ -1,6 +1,6 @@
-#include "analysis/overview/opargs.h"
+#include "core/analysis/overview/opargs.h"
 
-#include "util/jsonwrite.h"
+#include "core/util/jsonwrite.h"
 
 #include <algorithm>
 #include <cctype>

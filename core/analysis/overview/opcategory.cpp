@@ -1,6 +1,6 @@
-#include "analysis/overview/opcategory.h"
+#include "core/analysis/overview/opcategory.h"
 
-#include "analysis/overview/vendorops.h"
+#include "core/analysis/overview/vendorops.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
-#include "analysis/overview/overview.h"
+#include "core/analysis/overview/overview.h"
 
-#include "analysis/linkindex.h"
+#include "core/analysis/timeline/linkindex.h"
 
 #include <algorithm>
 

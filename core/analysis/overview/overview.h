@@ -1,11 +1,11 @@
 #pragma once
 
-#include "analysis/overview/gputimeline.h"
-#include "analysis/overview/kernelsummary.h"
-#include "analysis/overview/launchattribution.h"
-#include "analysis/overview/parentindex.h"
-#include "analysis/overview/perfmodel.h"
-#include "analysis/overview/shortkernels.h"
+#include "core/analysis/overview/gputimeline.h"
+#include "core/analysis/overview/kernelsummary.h"
+#include "core/analysis/overview/launchattribution.h"
+#include "core/analysis/overview/parentindex.h"
+#include "core/analysis/overview/perfmodel.h"
+#include "core/analysis/overview/shortkernels.h"
 
 #include <map>
 #include <string>

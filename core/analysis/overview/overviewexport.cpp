@@ -1,7 +1,7 @@
-#include "analysis/overview/overviewexport.h"
+#include "core/analysis/overview/overviewexport.h"
 
-#include "util/atomicfile.h"
-#include "util/jsonwrite.h"
+#include "core/util/atomicfile.h"
+#include "core/util/jsonwrite.h"
 
 #include <cmath>
 #include <cstdio>

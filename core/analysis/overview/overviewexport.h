@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/overview/overview.h"
+#include "core/analysis/overview/overview.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
-#include "analysis/overview/overviewreport.h"
+#include "core/analysis/overview/overviewreport.h"
 
-#include "analysis/overview/findings.h"
-#include "util/parallelfor.h"
+#include "core/analysis/overview/findings.h"
+#include "core/util/parallelfor.h"
 
 namespace ks {
 

@@ -1,4 +1,4 @@
-#include "analysis/overview/parentindex.h"
+#include "core/analysis/overview/parentindex.h"
 
 namespace ks {
 

@@ -1,4 +1,4 @@
-#include "analysis/overview/perfformulas.h"
+#include "core/analysis/overview/perfformulas.h"
 
 #include <algorithm>
 #include <cctype>

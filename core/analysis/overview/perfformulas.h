@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/overview/opargs.h"
-#include "analysis/overview/opcategory.h"
+#include "core/analysis/overview/opargs.h"
+#include "core/analysis/overview/opcategory.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,9 +1,9 @@
-#include "analysis/overview/perfmodel.h"
+#include "core/analysis/overview/perfmodel.h"
 
-#include "analysis/overview/backwardlinks.h"
-#include "analysis/overview/kernelsummary.h"
-#include "analysis/overview/opcategory.h"
-#include "analysis/overview/perfformulas.h"
+#include "core/analysis/overview/backwardlinks.h"
+#include "core/analysis/overview/kernelsummary.h"
+#include "core/analysis/overview/opcategory.h"
+#include "core/analysis/overview/perfformulas.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,7 +74,6 @@ void addBackwardRows(const Trace& trace, const ParentIndex& parents, const std::
     std::vector<KeyedSpan> spans;
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid()) continue;
-        const SliceTrack& st = trace.slices(it.runtime.track);
         for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
              p = parents.parent(it.runtime.track, size_t(p))) {
             const auto f = callsOfRoot.find(SliceRef{it.runtime.track, uint32_t(p)});

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/overview/launchattribution.h"
-#include "analysis/overview/parentindex.h"
+#include "core/analysis/overview/launchattribution.h"
+#include "core/analysis/overview/parentindex.h"
 
 #include <string>
 #include <vector>

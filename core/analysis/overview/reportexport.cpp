@@ -1,6 +1,6 @@
-#include "analysis/overview/reportexport.h"
+#include "core/analysis/overview/reportexport.h"
 
-#include "analysis/overview/overviewexport.h"
+#include "core/analysis/overview/overviewexport.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -145,7 +145,8 @@ std::string overviewReportText(const OverviewReport& r, size_t rowLimit)
     } else if (!r.deviceName.empty()) {
         o += "\nDevice: " + r.deviceName + " (not in the peak table; give --device-peak for % of peak)\n";
     }
-    o += "\n" + overviewText(r.gpu, rowLimit);
+    o += '\n';
+    o += overviewText(r.gpu, rowLimit);
     return o;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/slicetrack.h"
+#include "core/model/slicetrack.h"
 
 namespace ks {
 

@@ -1,4 +1,4 @@
-#include "analysis/overview/shortkernels.h"
+#include "core/analysis/overview/shortkernels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/overview/launchattribution.h"
+#include "core/analysis/overview/launchattribution.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
-#include "analysis/overview/stepbreakdown.h"
+#include "core/analysis/overview/stepbreakdown.h"
 
-#include "analysis/overview/rowsmeeting.h"
-#include "util/intervalset.h"
+#include "core/analysis/overview/rowsmeeting.h"
+#include "core/util/intervalset.h"
 
 #include <algorithm>
 #include <limits>

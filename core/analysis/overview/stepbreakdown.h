@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/linkindex.h"
-#include "model/trace.h"
+#include "core/analysis/timeline/linkindex.h"
+#include "core/model/trace.h"
 
 #include <array>
 #include <cstdint>

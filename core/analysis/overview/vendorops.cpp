@@ -1,4 +1,4 @@
-#include "analysis/overview/vendorops.h"
+#include "core/analysis/overview/vendorops.h"
 
 namespace ks {
 

@@ -1,0 +1,59 @@
+#include "core/analysis/timeline/counterlod.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ks {
+
+std::vector<CounterColumn> counterColumns(const CounterTrack& c, TimeNs t0, TimeNs t1, int pixels)
+{
+    std::vector<CounterColumn> out;
+    const size_t n = c.size();
+    if (n == 0 || pixels <= 0 || t1 <= t0 || c.ts(0) > t1) return out;
+    const double nsPerPixel = double(t1 - t0) / pixels;
+    // The sample in force at t0 is the last one at or before it.
+    size_t i = c.times().lowerBound(t0, [](TimeNs ts, TimeNs key) { return ts <= key; });
+    if (i > 0) --i;
+    auto columnOf = [&](TimeNs ts) {
+        return std::clamp(int(std::floor(double(ts - t0) / nsPerPixel)), 0, pixels - 1);
+    };
+    int col = columnOf(c.ts(i));
+    double value = c.value(i);
+    CounterColumn cur{col, value, value, value};
+    for (++i; i < n; ++i) {
+        const TimeNs ts = c.ts(i);
+        if (ts > t1) break;
+        const int k = columnOf(ts);
+        if (k != cur.column) {
+            out.push_back(cur);
+            // Columns between two samples hold the earlier value.
+            for (int g = cur.column + 1; g < k; ++g)
+                out.push_back(CounterColumn{g, value, value, value});
+            cur = CounterColumn{k, value, value, value};
+        }
+        value = c.value(i);
+        cur.min = std::min(cur.min, value);
+        cur.max = std::max(cur.max, value);
+        cur.last = value;
+    }
+    out.push_back(cur);
+    // After the last sample in the window the value holds to the window's end; past the counter's
+    // final sample it holds to the end of the trace as drawn by the caller.
+    const int lastColumn = i < n ? pixels - 1 : columnOf(c.ts(n - 1));
+    for (int g = cur.column + 1; g <= lastColumn; ++g)
+        out.push_back(CounterColumn{g, value, value, value});
+    return out;
+}
+
+void counterRange(const CounterTrack& c, double& lo, double& hi)
+{
+    lo = hi = 0;
+    if (c.size() == 0) return;
+    lo = hi = c.value(0);
+    for (size_t i = 1; i < c.size(); ++i) {
+        lo = std::min(lo, c.value(i));
+        hi = std::max(hi, c.value(i));
+    }
+}
+
+} // namespace ks

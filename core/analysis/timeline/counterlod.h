@@ -1,0 +1,27 @@
+#pragma once
+
+#include "core/model/counters.h"
+#include "core/model/types.h"
+
+#include <vector>
+
+namespace ks {
+
+// A counter reduced to one entry per pixel column: the range of values the step function takes
+// inside the column (for the envelope) and its value at the column's right edge (for the line).
+struct CounterColumn {
+    int column = 0;
+    double min = 0;
+    double max = 0;
+    double last = 0;
+};
+
+// Columns of [t0, t1] at `pixels` columns where the counter has a value (from its first sample on;
+// a sample holds until the next one). Cost is the number of samples in the window plus one per
+// column.
+std::vector<CounterColumn> counterColumns(const CounterTrack& counter, TimeNs t0, TimeNs t1, int pixels);
+
+// Largest and smallest value over all samples (0, 0 when empty).
+void counterRange(const CounterTrack& counter, double& lo, double& hi);
+
+} // namespace ks

@@ -1,0 +1,210 @@
+#include "core/analysis/timeline/linkindex.h"
+
+#include <algorithm>
+
+namespace ks {
+
+namespace {
+
+bool isOpKind(EventKind k)
+{
+    return k == EventKind::CpuOp || k == EventKind::UserAnnotation;
+}
+
+} // namespace
+
+void LinkIndex::build(const Trace& trace, const std::atomic<bool>* cancel)
+{
+    m_trace = nullptr;
+    m_byCorrelation.clear();
+    m_byExternal.clear();
+    m_flowsBySlice.clear();
+    const Column<SliceLinkIds>& ids = trace.linkIds();
+    for (size_t i = 0; i < ids.size(); ++i) {
+        if ((i & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return;
+        const SliceLinkIds& l = ids[i];
+        if (l.correlation >= 0) m_byCorrelation.push_back(Keyed{l.correlation, l.slice});
+        if (l.externalId >= 0) m_byExternal.push_back(Keyed{l.externalId, l.slice});
+    }
+    std::sort(m_byCorrelation.begin(), m_byCorrelation.end());
+    std::sort(m_byExternal.begin(), m_byExternal.end());
+    const Column<Flow>& flows = trace.flows();
+    for (size_t i = 0; i < flows.size(); ++i) {
+        const Flow& f = flows[i];
+        if (f.hasFrom && f.from().valid()) m_flowsBySlice.emplace_back(f.from(), uint32_t(i));
+        if (f.hasTo && f.to().valid()) m_flowsBySlice.emplace_back(f.to(), uint32_t(i));
+    }
+    std::sort(m_flowsBySlice.begin(), m_flowsBySlice.end());
+    m_trace = &trace;
+}
+
+const SliceLinkIds* LinkIndex::idsOf(SliceRef r) const
+{
+    // The reader stores link ids sorted by slice.
+    const Column<SliceLinkIds>& ids = m_trace->linkIds();
+    const size_t i = ids.lowerBound(r, [](const SliceLinkIds& l, SliceRef key) { return l.slice < key; });
+    return i < ids.size() && ids[i].slice == r ? &ids[i] : nullptr;
+}
+
+int64_t LinkIndex::externalId(SliceRef r) const
+{
+    const SliceLinkIds* l = m_trace ? idsOf(r) : nullptr;
+    return l ? l->externalId : -1;
+}
+
+int64_t LinkIndex::correlation(SliceRef r) const
+{
+    const SliceLinkIds* l = m_trace ? idsOf(r) : nullptr;
+    return l ? l->correlation : -1;
+}
+
+std::vector<SliceRef> LinkIndex::lookup(const std::vector<Keyed>& v, int64_t key) const
+{
+    std::vector<SliceRef> out;
+    if (key < 0) return out;
+    auto it = std::lower_bound(v.begin(), v.end(), Keyed{key, SliceRef{TrackId(0), 0}},
+                               [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+    for (; it != v.end() && it->key == key; ++it)
+        out.push_back(it->ref);
+    return out;
+}
+
+std::vector<SliceRef> LinkIndex::withCorrelation(int64_t id) const
+{
+    return lookup(m_byCorrelation, id);
+}
+std::vector<SliceRef> LinkIndex::withExternalId(int64_t id) const
+{
+    return lookup(m_byExternal, id);
+}
+
+SliceRef LinkIndex::launchOf(SliceRef gpuWork) const
+{
+    if (!m_trace) return {};
+    for (SliceRef r : withCorrelation(correlation(gpuWork)))
+        if (isLaunchKind(m_trace->sliceKind(r))) return r;
+    // 2020-21 traces and ROCm runs without correlation on the kernel still carry the ac2g flow.
+    auto it =
+        std::lower_bound(m_flowsBySlice.begin(), m_flowsBySlice.end(), std::make_pair(gpuWork, uint32_t(0)));
+    for (; it != m_flowsBySlice.end() && it->first == gpuWork; ++it) {
+        const Flow& f = m_trace->flows()[it->second];
+        if (f.hasFrom && f.hasTo && f.to() == gpuWork && f.from().valid() &&
+            isLaunchKind(m_trace->sliceKind(f.from())))
+            return f.from();
+    }
+    return {};
+}
+
+SliceRef LinkIndex::enclosingOp(SliceRef r) const
+{
+    const SliceTrack& st = m_trace->slices(r.track);
+    int64_t row = st.parent(r.index);
+    SliceRef annotation;
+    while (row >= 0) {
+        const SliceRef p{r.track, uint32_t(row)};
+        const EventKind k = m_trace->sliceKind(p);
+        if (k == EventKind::CpuOp) return p;
+        if (k == EventKind::UserAnnotation && !annotation.valid()) annotation = p;
+        row = st.parent(size_t(row));
+    }
+    return annotation;
+}
+
+SliceRef LinkIndex::launchingOp(SliceRef r) const
+{
+    if (!m_trace || !r.valid()) return {};
+    const EventKind k = m_trace->sliceKind(r);
+    SliceRef launch = isLaunchKind(k) ? r : (isDeviceKind(k) ? launchOf(r) : SliceRef());
+    if (launch.valid()) {
+        const SliceRef op = enclosingOp(launch);
+        if (op.valid()) return op;
+    }
+    // No nesting to go by (the launch was not captured, or ran on a thread without ops): use the
+    // External id, accepting only ops so that a reused id cannot point at another launch.
+    const int64_t ext = externalId(launch.valid() ? launch : r);
+    for (SliceRef c : withExternalId(ext))
+        if (isOpKind(m_trace->sliceKind(c))) return c;
+    return {};
+}
+
+std::vector<SliceRef> LinkIndex::gpuWorkOf(SliceRef runtime) const
+{
+    std::vector<SliceRef> out;
+    if (!m_trace) return out;
+    for (SliceRef r : withCorrelation(correlation(runtime)))
+        if (r != runtime && isDeviceKind(m_trace->sliceKind(r))) out.push_back(r);
+    if (out.empty()) {
+        auto it = std::lower_bound(m_flowsBySlice.begin(), m_flowsBySlice.end(),
+                                   std::make_pair(runtime, uint32_t(0)));
+        for (; it != m_flowsBySlice.end() && it->first == runtime; ++it) {
+            const Flow& f = m_trace->flows()[it->second];
+            if (f.hasFrom && f.hasTo && f.from() == runtime && f.to().valid() &&
+                isDeviceKind(m_trace->sliceKind(f.to())))
+                out.push_back(f.to());
+        }
+    }
+    return out;
+}
+
+SliceLinks LinkIndex::linksOf(SliceRef r) const
+{
+    SliceLinks out;
+    if (!m_trace || !r.valid()) return out;
+    const EventKind k = m_trace->sliceKind(r);
+    auto it = std::lower_bound(m_flowsBySlice.begin(), m_flowsBySlice.end(), std::make_pair(r, uint32_t(0)));
+    for (; it != m_flowsBySlice.end() && it->first == r; ++it)
+        out.flows.push_back(it->second);
+
+    auto addGpuWork = [&](SliceRef launch) {
+        for (SliceRef g : gpuWorkOf(launch)) {
+            if (out.gpuWork.size() < kListLimit)
+                out.gpuWork.push_back(g);
+            else
+                ++out.gpuWorkOmitted;
+        }
+    };
+    if (isDeviceKind(k)) {
+        out.runtime = launchOf(r);
+        out.launchingOp = launchingOp(r);
+    } else if (isLaunchKind(k)) {
+        out.launchingOp = launchingOp(r);
+        addGpuWork(r);
+    } else {
+        // Launch calls nested anywhere inside this slice, in time order.
+        const SliceTrack& st = m_trace->slices(r.track);
+        const TimeNs s = st.start(r.index);
+        const TimeNs e = st.end(r.index);
+        std::vector<uint32_t> rows;
+        for (size_t d = size_t(st.depth(r.index)) + 1; d < st.levelCount(); ++d) {
+            const SliceTrack::Level& lv = st.level(d);
+            size_t i = lv.rows.lowerBound(s, [&](uint32_t row, TimeNs key) { return st.start(row) < key; });
+            bool any = false;
+            for (; i < lv.rows.size() && st.start(lv.rows[i]) <= e; ++i) {
+                const uint32_t row = lv.rows[i];
+                if (row < r.index || st.end(row) > e) continue;
+                any = true;
+                if (isLaunchKind(m_trace->kindOf(st.category(row)))) rows.push_back(row);
+            }
+            if (!any) break;
+        }
+        std::sort(rows.begin(), rows.end());
+        for (uint32_t row : rows) {
+            const SliceRef launch{r.track, row};
+            if (out.launches.size() < kListLimit) {
+                out.launches.push_back(launch);
+                addGpuWork(launch);
+            } else {
+                ++out.launchesOmitted;
+            }
+        }
+    }
+    return out;
+}
+
+size_t LinkIndex::bytesUsed() const
+{
+    return (m_byCorrelation.capacity() + m_byExternal.capacity()) * sizeof(Keyed) +
+           m_flowsBySlice.capacity() * sizeof(m_flowsBySlice[0]);
+}
+
+} // namespace ks
