@@ -1,5 +1,6 @@
 #include "core/io/etreader.h"
 
+#include "core/io/jsonscan.h"
 #include "core/util/jsonwrite.h"
 #include "core/util/textescape.h"
 
@@ -20,25 +21,19 @@ std::vector<size_t> nodeEnds(std::string_view text)
     std::vector<size_t> ends;
     const size_t key = text.find("\"nodes\"");
     if (key == std::string_view::npos) return ends;
-    size_t i = text.find('[', key);
-    if (i == std::string_view::npos) return ends;
-    int depth = 0;
-    bool inString = false;
-    for (++i; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0) break;
-            if (--depth == 0) ends.push_back(i + 1);
-        }
+    const size_t open = text.find('[', key);
+    if (open == std::string_view::npos) return ends;
+    const char* p = text.data() + open + 1;
+    const char* e = text.data() + text.size();
+    for (;;) {
+        p = skipJsonSpace(p, e);
+        if (p == e || *p == ']') break;
+        const char* end = nullptr;
+        if (scanJsonValue(p, e, end) != ScanStatus::Complete) break;
+        ends.push_back(size_t(end - text.data()));
+        p = skipJsonSpace(end, e);
+        if (p == e || *p != ',') break;
+        ++p;
     }
     return ends;
 }
@@ -226,31 +221,9 @@ std::string positionOf(std::string_view text, size_t byte)
            std::to_string(byte - start + 1) + ")";
 }
 
-// Deepest nesting of arrays and objects, and where it first passes kMaxDepth: printing a value
-// (EtValue::text) recurses once per level, so a crafted file must not nest without bound.
+// How deep an ET's arrays and objects may nest (findTooDeep): printing a value (EtValue::text)
+// recurses once per level, so a crafted file must not nest without bound.
 constexpr int kMaxDepth = 256;
-
-size_t tooDeepAt(std::string_view text)
-{
-    int depth = 0;
-    bool inString = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > kMaxDepth) return i;
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return std::string_view::npos;
-}
 
 EtLoadResult readText(std::string_view text);
 
@@ -289,7 +262,7 @@ namespace {
 EtLoadResult readText(std::string_view text)
 {
     EtLoadResult r;
-    if (const size_t deep = tooDeepAt(text); deep != std::string_view::npos) {
+    if (const size_t deep = findTooDeep(text, kMaxDepth); deep != std::string_view::npos) {
         r.error = "execution trace nested deeper than " + std::to_string(kMaxDepth) + " levels " +
                   positionOf(text, deep);
         return r;

@@ -1,5 +1,7 @@
 #include "core/model/types.h"
 
+#include "core/util/asciitext.h"
+
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -8,8 +10,7 @@ namespace ks {
 
 EventKind classifyCategory(std::string_view cat)
 {
-    std::string c(cat);
-    std::transform(c.begin(), c.end(), c.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    const std::string c = asciiLower(cat);
     if (c == "cpu_op" || c == "operator") return EventKind::CpuOp;
     if (c == "user_annotation") return EventKind::UserAnnotation;
     if (c == "gpu_user_annotation" || c == "user") return EventKind::GpuUserAnnotation;

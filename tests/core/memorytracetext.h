@@ -86,6 +86,21 @@ private:
 };
 
 // The shared traces that hold "[memory]" events (INDEX.md numbers 2, 27, 28, 31, 39).
+// Three ops with four allocations and frees on CUDA and the CPU: the small trace of the memory
+// view's and table models' tests.
+inline std::unique_ptr<Trace> smallMemoryTrace()
+{
+    return TraceText()
+        .op("aten::empty", 10, 10)
+        .op("aten::relu", 50, 10)
+        .op("aten::mul", 100, 10)
+        .mem(12, 1024, 0x100, 1, 0, 1, 1024, 2048)
+        .mem(52, 4096, 0x200, 1, 0, 1, 5120, 8192)
+        .mem(55, -1024, 0x100, 1, 0, 1, 4096, 8192)
+        .mem(102, 64, 0x300, 0, -1)
+        .load();
+}
+
 inline std::vector<std::string> sharedMemoryTraces()
 {
     const std::string dir = KS_SHARED_TRACES;

@@ -6,6 +6,7 @@
 #include "core/live/framestream.h"
 #include "core/live/liveingest.h"
 #include "core/record/recordtypes.h"
+#include "liveframes.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -19,27 +20,14 @@ namespace {
 
 constexpr uint64_t kTid = 501;
 
-// Feeds encoded frames to the ingest; returns the first error, empty when all applied.
 std::string feed(LiveIngest& in, LiveIngest::ConnId c, const std::string& bytes)
 {
-    FrameStream s;
-    s.feed(bytes.data(), bytes.size());
-    Frame f;
-    std::string error;
-    while (s.next(f))
-        if (!in.apply(c, f, error)) return error;
-    return s.failed() ? s.error() : std::string();
+    return test::feedFrames(in, c, bytes);
 }
 
 std::string hello(uint32_t pid = 4242)
 {
-    std::string b;
-    HelloFrame h;
-    h.pid = pid;
-    h.program = "target";
-    encodeHello(b, h);
-    encodeStrings(b, {{1, "outer"}, {2, "inner"}, {3, "loss"}, {4, "kernel_a"}});
-    return b;
+    return test::helloFrames(pid, {{1, "outer"}, {2, "inner"}, {3, "loss"}, {4, "kernel_a"}});
 }
 
 WireRecord rec(int64_t t, RecordType type, uint32_t name = 0, uint64_t a = 0, int64_t b = 0)

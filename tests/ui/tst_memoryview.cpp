@@ -20,19 +20,6 @@ namespace {
 
 const std::string kQwen = ks::test::sharedMemoryTraces()[2];
 
-std::unique_ptr<Trace> small()
-{
-    return TraceText()
-        .op("aten::empty", 10, 10)
-        .op("aten::relu", 50, 10)
-        .op("aten::mul", 100, 10)
-        .mem(12, 1024, 0x100, 1, 0, 1, 1024, 2048)
-        .mem(52, 4096, 0x200, 1, 0, 1, 5120, 8192)
-        .mem(55, -1024, 0x100, 1, 0, 1, 4096, 8192)
-        .mem(102, 64, 0x300, 0, -1)
-        .load();
-}
-
 } // namespace
 
 class TestMemoryView : public QObject {
@@ -40,7 +27,7 @@ class TestMemoryView : public QObject {
 private slots:
     void modelsPassTheModelTester()
     {
-        auto trace = small();
+        auto trace = ks::test::smallMemoryTrace();
         const MemoryTimeline tl = MemoryTimeline::build(*trace);
         AllocationTableModel model;
         QAbstractItemModelTester t1(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -91,7 +78,7 @@ private slots:
 
     void viewPicksTheDefaultDeviceAndSwitches()
     {
-        auto trace = small();
+        auto trace = ks::test::smallMemoryTrace();
         MemoryView view;
         view.resize(1000, 700);
         view.setTrace(trace.get());
@@ -108,7 +95,7 @@ private slots:
 
     void tableRowSelectsItsOps()
     {
-        auto trace = small();
+        auto trace = ks::test::smallMemoryTrace();
         MemoryView view;
         view.setTrace(trace.get());
         QSignalSpy spy(&view, &MemoryView::opsSelected);
@@ -125,7 +112,7 @@ private slots:
 
     void selectionFiltersTheTable()
     {
-        auto trace = small();
+        auto trace = ks::test::smallMemoryTrace();
         MemoryView view;
         view.setTrace(trace.get());
         view.setSelection(60000, 70000);
@@ -136,7 +123,7 @@ private slots:
 
     void chartHoverAndClick()
     {
-        auto trace = small();
+        auto trace = ks::test::smallMemoryTrace();
         MemoryView view;
         view.resize(1000, 700);
         view.setTrace(trace.get());

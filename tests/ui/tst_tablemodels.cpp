@@ -35,19 +35,6 @@ std::shared_ptr<TraceDocument> load(const char* name)
 
 const char* kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
 
-std::unique_ptr<Trace> smallMemoryTrace()
-{
-    return ks::test::TraceText()
-        .op("aten::empty", 10, 10)
-        .op("aten::relu", 50, 10)
-        .op("aten::mul", 100, 10)
-        .mem(12, 1024, 0x100, 1, 0, 1, 1024, 2048)
-        .mem(52, 4096, 0x200, 1, 0, 1, 5120, 8192)
-        .mem(55, -1024, 0x100, 1, 0, 1, 4096, 8192)
-        .mem(102, 64, 0x300, 0, -1)
-        .load();
-}
-
 // Every column has a title and a tooltip; right-aligned (number) columns and left-aligned (text)
 // columns have the first-click order the column says, which the tests below check per table.
 void checkHeaders(const QAbstractItemModel& m)
@@ -171,7 +158,7 @@ private slots:
 
     void allocationTable()
     {
-        auto trace = smallMemoryTrace();
+        auto trace = ks::test::smallMemoryTrace();
         const MemoryTimeline tl = MemoryTimeline::build(*trace);
         AllocationTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

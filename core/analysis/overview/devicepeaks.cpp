@@ -1,5 +1,7 @@
 #include "core/analysis/overview/devicepeaks.h"
 
+#include "core/util/asciitext.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -8,14 +10,6 @@
 namespace ks {
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
 
 struct Entry {
     std::vector<std::string_view> match; // every one of these must appear in the lower-cased name
@@ -62,7 +56,7 @@ bool parseDouble(std::string_view s, double& v)
 
 double DevicePeak::tflopsFor(std::string_view dtype) const
 {
-    const std::string d = lower(dtype);
+    const std::string d = asciiLower(dtype);
     if (d.find("float8") != std::string::npos || d.find("fp8") != std::string::npos)
         return tflopsFp8 > 0 ? tflopsFp8 : tflopsBf16;
     if (d.find("bfloat16") != std::string::npos || d.find("half") != std::string::npos ||
@@ -86,7 +80,7 @@ const std::vector<DevicePeak>& knownDevicePeaks()
 
 std::optional<DevicePeak> devicePeakFor(std::string_view deviceName)
 {
-    const std::string n = lower(deviceName);
+    const std::string n = asciiLower(deviceName);
     if (n.empty()) return std::nullopt;
     for (const Entry& e : entries()) {
         bool all = true;
@@ -127,7 +121,7 @@ bool applyDevicePeakOverride(std::string_view text, DevicePeak& peak, std::strin
             why = "expected KEY=NUMBER, got '" + std::string(item) + "'";
             return false;
         }
-        const std::string key = lower(item.substr(0, eq));
+        const std::string key = asciiLower(item.substr(0, eq));
         if (key == "bf16" || key == "fp16")
             peak.tflopsBf16 = v;
         else if (key == "fp8")

@@ -1,28 +1,12 @@
 #include "core/analysis/overview/gputimeline.h"
 
+#include "core/util/asciitext.h"
+
 #include <algorithm>
 
 namespace ks {
 
 namespace {
-
-char asciiLower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
-}
-
-// needle is lower case.
-bool containsNoCase(std::string_view text, std::string_view needle)
-{
-    if (needle.size() > text.size()) return false;
-    for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
-        size_t j = 0;
-        while (j < needle.size() && asciiLower(text[i + j]) == needle[j])
-            ++j;
-        if (j == needle.size()) return true;
-    }
-    return false;
-}
 
 bool startsWith(std::string_view s, std::string_view p)
 {

@@ -1,5 +1,6 @@
 #include "core/analysis/overview/opargs.h"
 
+#include "core/util/asciitext.h"
 #include "core/util/jsonwrite.h"
 
 #include <algorithm>
@@ -246,8 +247,7 @@ std::vector<int64_t> OpArgList::ints(size_t i) const
 
 int bytesPerElement(std::string_view dtype)
 {
-    std::string l(dtype);
-    std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string l = asciiLower(dtype);
     if (l == "double" || l == "long int") return 8;
     if (l == "float" || l == "scalar" || l == "int") return 4;
     if (l == "c10::half" || l == "c10::bfloat16") return 2;

@@ -1,6 +1,7 @@
 #include "core/analysis/overview/opcategory.h"
 
 #include "core/analysis/overview/vendorops.h"
+#include "core/util/asciitext.h"
 
 #include <algorithm>
 #include <array>
@@ -254,9 +255,7 @@ std::string_view categorizeOp(std::string_view name, std::string_view firstKerne
 
 std::string_view launcherCategory(std::string_view launcherName)
 {
-    std::string lower(launcherName);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string lower = asciiLower(launcherName);
     if (lower.find("cudagraph") != std::string::npos || lower.find("graphlaunch") != std::string::npos)
         return "graph";
     return launcherName.empty() ? std::string_view() : std::string_view("runtime");

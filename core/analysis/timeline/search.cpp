@@ -1,22 +1,14 @@
 #include "core/analysis/timeline/search.h"
 
+#include "core/util/asciitext.h"
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
 
 namespace ks {
 
-namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
-
-} // namespace
+namespace {} // namespace
 
 SearchResult searchSlices(const Trace& trace, const SearchQuery& query, const std::atomic<bool>* cancel)
 {
@@ -48,13 +40,13 @@ SearchResult searchSlices(const Trace& trace, const SearchQuery& query, const st
             out.nameMatches[i] = std::regex_search(s.begin(), s.end(), re) ? 1 : 0;
         }
     } else {
-        const std::string needle = query.caseSensitive ? query.text : lower(query.text);
+        const std::string needle = query.caseSensitive ? query.text : asciiLower(query.text);
         for (size_t i = 0; i < names; ++i) {
             const std::string_view s = pool.view(StringId(uint32_t(i)));
             if (query.caseSensitive)
                 out.nameMatches[i] = s.find(needle) != std::string_view::npos;
             else
-                out.nameMatches[i] = lower(s).find(needle) != std::string::npos;
+                out.nameMatches[i] = asciiLower(s).find(needle) != std::string::npos;
         }
     }
 

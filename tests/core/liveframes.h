@@ -1,0 +1,39 @@
+#pragma once
+
+// Frames for live-ingest tests: encoded as a target sends them, applied as the session does.
+
+#include "core/live/framestream.h"
+#include "core/live/frames.h"
+#include "core/live/liveingest.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ks::test {
+
+// Feeds encoded frames to the ingest; returns the first error, empty when all applied.
+inline std::string feedFrames(live::LiveIngest& in, live::LiveIngest::ConnId c, const std::string& bytes)
+{
+    live::FrameStream s;
+    s.feed(bytes.data(), bytes.size());
+    live::Frame f;
+    std::string error;
+    while (s.next(f))
+        if (!in.apply(c, f, error)) return error;
+    return s.failed() ? s.error() : std::string();
+}
+
+// A Hello from program "target" with the given pid, then a Strings frame defining `strings`.
+inline std::string helloFrames(uint32_t pid, const std::vector<std::pair<uint32_t, std::string>>& strings)
+{
+    std::string b;
+    live::HelloFrame h;
+    h.pid = pid;
+    h.program = "target";
+    live::encodeHello(b, h);
+    live::encodeStrings(b, strings);
+    return b;
+}
+
+} // namespace ks::test
