@@ -16,8 +16,7 @@ constexpr size_t kJoinLimit = size_t(256) << 20;
 
 ChunkRecovery::ChunkRecovery(Host& host, ArgStore& args, unsigned shardIndex)
     : m_host(host), m_args(args), m_shardIndex(shardIndex)
-{
-}
+{}
 
 ChunkRecovery::~ChunkRecovery() = default;
 
@@ -48,7 +47,7 @@ void ChunkRecovery::recover(const Chunk& chunk, ChunkResult& failed)
     if (failed.goodEnd > 0 && skip < chunk.textSize) {
         if (text[skip] != ',' && text[skip] != ']') {
             m_host.fail("malformed JSON " + m_host.positionText(chunk.streamOffset + skip) +
-                 ": expected ',' between events");
+                        ": expected ',' between events");
             return;
         }
         if (text[skip] == ',') ++skip;
@@ -108,7 +107,7 @@ void ChunkRecovery::recover(const Chunk& chunk, ChunkResult& failed)
         }
     }
     m_host.fail(std::string(tooDeep ? "JSON nested too deeply " : "malformed JSON ") +
-         m_host.positionText(restOffset + errorAt) + ": " + message);
+                m_host.positionText(restOffset + errorAt) + ": " + message);
 }
 
 } // namespace ks

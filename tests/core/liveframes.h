@@ -2,8 +2,8 @@
 
 // Frames for live-ingest tests: encoded as a target sends them, applied as the session does.
 
-#include "core/live/framestream.h"
 #include "core/live/frames.h"
+#include "core/live/framestream.h"
 #include "core/live/liveingest.h"
 
 #include <string>

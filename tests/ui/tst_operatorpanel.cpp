@@ -3,6 +3,7 @@
 // occurrences highlighted in the timeline, CSV export; plus the memory page's wiring.
 
 #include "core/analysis/summary/summaryreport.h"
+#include "openedwindow.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
@@ -30,26 +31,11 @@ const char* kCpuOnly =
     "facebookresearch_HolisticTraceAnalysis@b8cce2c__tests__data__cpu_only__rank-34.Jul_15_10_52_41."
     "1074.pt.trace.json.gz";
 
-struct Opened {
-    std::unique_ptr<MainWindow> window;
-    std::shared_ptr<const TraceDocument> doc;
-};
+using Opened = ks::test::OpenedWindow;
 
 Opened open(const char* name)
 {
-    Opened o;
-    o.window = std::make_unique<MainWindow>();
-    o.window->setInteractive(false);
-    o.window->setSessionTracking(false);
-    o.window->resize(1400, 900);
-    o.window->show();
-    QSignalSpy loaded(o.window.get(), &MainWindow::documentLoaded);
-    QSignalSpy ready(o.window->operatorPanel(), &OperatorPanel::summaryReady);
-    o.window->openPath(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name), false);
-    if (!loaded.wait(60000)) return o;
-    if (ready.isEmpty() && !ready.wait(60000)) return o;
-    o.doc = o.window->document();
-    return o;
+    return ks::test::openSharedTrace(name, &MainWindow::operatorPanel, &OperatorPanel::summaryReady);
 }
 
 std::string expectedTable(const Trace& t, bool groupByShape, bool topLevel)

@@ -3,6 +3,7 @@
 // and every mark (step bar, finding, table row, roofline point) showing its events on the timeline.
 
 #include "core/analysis/overview/overviewreport.h"
+#include "openedwindow.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/overview/opsummarymodel.h"
@@ -25,26 +26,11 @@ namespace {
 const char* kResnet =
     "pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
 
-struct Opened {
-    std::unique_ptr<MainWindow> window;
-    std::shared_ptr<const TraceDocument> doc;
-};
+using Opened = ks::test::OpenedWindow;
 
 Opened open(const char* name)
 {
-    Opened o;
-    o.window = std::make_unique<MainWindow>();
-    o.window->setInteractive(false);
-    o.window->setSessionTracking(false);
-    o.window->resize(1400, 900);
-    o.window->show();
-    QSignalSpy loaded(o.window.get(), &MainWindow::documentLoaded);
-    QSignalSpy computed(o.window->overviewPage(), &OverviewPage::computed);
-    o.window->openPath(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name), false);
-    if (!loaded.wait(60000)) return o;
-    if (computed.isEmpty() && !computed.wait(60000)) return o;
-    o.doc = o.window->document();
-    return o;
+    return ks::test::openSharedTrace(name, &MainWindow::overviewPage, &OverviewPage::computed);
 }
 
 } // namespace
