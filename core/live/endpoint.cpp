@@ -112,8 +112,11 @@ bool processGone(const std::string& digits)
     return pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
 }
 
+} // namespace
+
 void removeTree(const std::string& dir)
 {
+    if (dir.empty()) return;
     if (DIR* d = ::opendir(dir.c_str())) {
         while (dirent* e = ::readdir(d)) {
             const std::string name = e->d_name;
@@ -123,8 +126,6 @@ void removeTree(const std::string& dir)
     }
     ::rmdir(dir.c_str());
 }
-
-} // namespace
 
 int removeStaleSessionFiles(const std::string& dir)
 {

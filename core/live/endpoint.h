@@ -15,6 +15,10 @@ namespace ks::live {
 // process) and warning says so. Empty with a reason only when no safe directory can be had.
 std::string privateSocketDir(std::string& error, std::string* warning = nullptr);
 
+// Removes a directory and the plain files in it (session and window directories hold no
+// subdirectories).
+void removeTree(const std::string& dir);
+
 // Removes what sessions killed without cleaning up left in dir: their sockets
 // ("<tag>-<pid>-<n>.sock") and window directories ("windows-<pid>-XXXXXX") whose process is gone.
 // Returns how many were removed.

@@ -31,19 +31,6 @@ constexpr size_t kMaxLineBytes = 64 * 1024;
 constexpr int64_t kAcceptBackoffMinNs = 50'000'000;
 constexpr int64_t kAcceptBackoffMaxNs = 1'000'000'000;
 
-void removeDirectory(const std::string& dir)
-{
-    if (dir.empty()) return;
-    if (DIR* d = ::opendir(dir.c_str())) {
-        while (dirent* e = ::readdir(d)) {
-            const std::string name = e->d_name;
-            if (name != "." && name != "..") ::unlink((dir + "/" + name).c_str());
-        }
-        ::closedir(d);
-    }
-    ::rmdir(dir.c_str());
-}
-
 } // namespace
 
 std::string SessionStatus::summary() const
@@ -99,7 +86,7 @@ LiveSession::~LiveSession()
     }
     for (auto& c : m_conns)
         if (c->fd >= 0) ::close(c->fd);
-    removeDirectory(m_windowDir);
+    removeTree(m_windowDir);
 }
 
 void LiveSession::setStopTimeouts(int interruptMs, int terminateMs)
@@ -558,7 +545,7 @@ void LiveSession::finish()
         ::unlink(m_endpoint.c_str());
         m_listenFd = -1;
     }
-    removeDirectory(m_windowDir);
+    removeTree(m_windowDir);
     m_windowDir.clear();
     if (m_child) {
         m_child->closeStdout();
