@@ -367,4 +367,35 @@ bool decodeGap(std::string_view p, GapFrame& f, std::string& error)
     return finish(r, "gap", error);
 }
 
+bool decodeStrings(std::string_view p, StringsFrame& f, std::string& error)
+{
+    f.defs.clear();
+    return decodeStrings(p, f.defs, error);
+}
+
+bool decodeThread(std::string_view p, ThreadFrame& f, std::string& error)
+{
+    return decodeThread(p, f.tid, f.name, error);
+}
+
+bool decodeEvents(std::string_view p, EventsFrame& f, std::string& error)
+{
+    return decodeEvents(p, f.tid, f.records, error);
+}
+
+bool decodePayload(std::string_view p, PayloadFrame& f, std::string& error)
+{
+    return decodePayload(p, f.id, f.json, error);
+}
+
+bool decodeGoodbye(std::string_view p, GoodbyeFrame& f, std::string& error)
+{
+    return decodeGoodbye(p, f.reason, f.stats, error);
+}
+
+bool decodeInfo(std::string_view p, InfoFrame& f, std::string& error)
+{
+    return decodeInfo(p, f.key, f.value, error);
+}
+
 } // namespace ks::live

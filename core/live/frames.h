@@ -84,6 +84,42 @@ struct GapFrame {
     uint64_t dropped = 0;
 };
 
+// The frames below exist for the receiver, which decodes each frame once into its typed value and
+// then applies it. Their string_views point into the payload they were decoded from.
+struct StringsFrame {
+    std::vector<std::pair<uint32_t, std::string_view>> defs;
+};
+
+struct ThreadFrame {
+    uint64_t tid = 0;
+    std::string_view name;
+};
+
+struct EventsFrame {
+    uint64_t tid = 0;
+    std::vector<WireRecord> records; // copied out of the payload (it is not aligned)
+};
+
+struct PayloadFrame {
+    uint64_t id = 0;
+    std::string_view json;
+};
+
+struct GoodbyeFrame {
+    int32_t reason = 0;
+    StatsFrame stats;
+};
+
+struct InfoFrame {
+    std::string_view key;
+    std::string_view value;
+};
+
+// Its strings are resolved while decoding, so the activities own them.
+struct DeviceFrame {
+    std::vector<record::DeviceActivity> activities;
+};
+
 // Encoding ------------------------------------------------------------------------------------
 void encodeHello(std::string& out, const HelloFrame& f);
 // Strings: (id, text) pairs.
@@ -124,6 +160,19 @@ bool decodeStats(std::string_view p, StatsFrame& f, std::string& error);
 bool decodeGoodbye(std::string_view p, int32_t& reason, StatsFrame& f, std::string& error);
 bool decodeInfo(std::string_view p, std::string_view& key, std::string_view& value, std::string& error);
 bool decodeGap(std::string_view p, GapFrame& f, std::string& error);
+// The same into the typed frames (f is reset first, so a receiver may reuse one).
+bool decodeStrings(std::string_view p, StringsFrame& f, std::string& error);
+bool decodeThread(std::string_view p, ThreadFrame& f, std::string& error);
+bool decodeEvents(std::string_view p, EventsFrame& f, std::string& error);
+bool decodePayload(std::string_view p, PayloadFrame& f, std::string& error);
+bool decodeGoodbye(std::string_view p, GoodbyeFrame& f, std::string& error);
+bool decodeInfo(std::string_view p, InfoFrame& f, std::string& error);
+template <typename Resolve>
+bool decodeDevice(std::string_view p, DeviceFrame& f, Resolve&& resolve, std::string& error)
+{
+    f.activities.clear();
+    return decodeDevice(p, f.activities, std::forward<Resolve>(resolve), error);
+}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -111,11 +111,25 @@ private:
     struct Conn;
 
     ThreadState& thread(Conn& c, uint64_t tid);
-    bool applyEvents(Conn& c, std::string_view payload, std::string& error);
-    bool applyDevice(Conn& c, std::string_view payload, std::string& error);
-    bool applyWindow(Conn& c, std::string_view payload, std::string& error);
+    // apply() decodes each frame once and hands it to the one of these for its type. Those that
+    // return bool can find the frame inconsistent with the connection (error set; it must close).
+    // liveingest.cpp: the connection's own frames, steps, logs, stats and windows.
+    void applyHello(Conn& c, const HelloFrame& h);
+    bool applyStrings(Conn& c, const StringsFrame& s, std::string& error);
+    void applyThread(Conn& c, const ThreadFrame& t);
+    void applyPayload(Conn& c, const PayloadFrame& p);
+    void applyStep(Conn& c, const StepFrame& s);
+    void applyLog(Conn& c, LogFrame&& l);
+    void applyWindow(Conn& c, const WindowFrame& w);
+    void applyStats(Conn& c, const StatsFrame& s);
+    void applyGoodbye(Conn& c, const GoodbyeFrame& g);
+    void applyInfo(Conn& c, const InfoFrame& i);
+    // liveingestevents.cpp: a thread's recorded events and the gaps in them.
+    bool applyEvents(Conn& c, const EventsFrame& e, std::string& error);
     void applyGap(Conn& c, const GapFrame& g);
     ArgsRef argsFor(Conn& c, uint64_t payload, int64_t correlation);
+    // liveingestdevice.cpp: device activity (sorted by start in place) and memory events.
+    void applyDevice(Conn& c, DeviceFrame& d);
     void memory(Conn& c, ThreadState& ts, const WireRecord& r, TimeNs t);
     bool overBudget();
     void seen(TimeNs t)
@@ -147,7 +161,7 @@ private:
     TimeNs m_earliest;
     bool m_dirty = false;
     StringId m_catUser, m_catOp, m_catMark, m_catMemory, m_nameMemory, m_catGap;
-    std::vector<WireRecord> m_records;
+    EventsFrame m_events; // reused: decoding copies the records into it
     std::vector<int32_t> m_match;
     std::vector<TimeNs> m_times;
 };

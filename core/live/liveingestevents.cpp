@@ -1,0 +1,205 @@
+#include "core/io/tracereader.h"
+#include "core/live/liveingest.h"
+#include "core/live/liveingeststate.h"
+#include "core/record/recordtypes.h"
+
+#include <algorithm>
+#include <cstring>
+
+// LiveIngest's events and gap frames: what one thread of a target recorded, and what it lost.
+
+namespace ks::live {
+
+using record::RecordType;
+
+ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation)
+{
+    ArgsRef parsed;
+    if (payload != 0) {
+        auto cached = c.payloadArgs.find(payload);
+        if (cached != c.payloadArgs.end()) {
+            parsed = cached->second;
+        } else {
+            auto text = c.payloads.find(payload);
+            if (text != c.payloads.end()) {
+                // Parse through the regular reader so every JSON type is handled as in files.
+                const std::string doc = "[{\"ph\":\"i\",\"ts\":0,\"args\":" + text->second + "}]";
+                const LoadResult r = loadTraceData(doc, LoadOptions{1});
+                if (r.ok()) {
+                    for (size_t t = 0; t < r.trace->trackCount(); ++t) {
+                        const Track& tr = r.trace->track(TrackId(uint32_t(t)));
+                        if (tr.instants.size() == 0) continue;
+                        m_shard.begin();
+                        r.trace->args().forEach(tr.instants[0].args, [&](const Arg& a) {
+                            m_shard.add(a.key, a.value);
+                            return true;
+                        });
+                        parsed = m_shard.finish();
+                    }
+                }
+            }
+            c.payloadArgs.emplace(payload, parsed);
+            m_approxBytes += kIngestStringBytes;
+            // The parsed args are what is kept; the text would only sit there (its bytes stay
+            // counted: the args hold about as much).
+            if (text != c.payloads.end()) c.payloads.erase(text);
+        }
+    }
+    if (correlation == 0) return parsed;
+    m_shard.begin();
+    m_shard.addInt("External id", correlation);
+    if (parsed.valid())
+        m_trace.args().forEach(parsed, [&](const Arg& a) {
+            m_shard.add(a.key, a.value);
+            return true;
+        });
+    return m_shard.finish();
+}
+
+bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
+{
+    const std::vector<WireRecord>& records = e.records;
+    ThreadState& ts = thread(c, e.tid);
+    Track& track = m_trace.track(ts.track);
+    SliceTrack& st = track.slices;
+    const size_t n = records.size();
+    // Pass 1: clamped times and, for each begin, its end within this batch.
+    m_match.assign(n, -1);
+    m_times.resize(n);
+    std::vector<int32_t> stack;
+    TimeNs last = ts.last;
+    for (size_t i = 0; i < n; ++i) {
+        const WireRecord& r = records[i];
+        const TimeNs t = std::max(toTrace(r.timeNs), last);
+        m_times[i] = t;
+        last = t;
+        if (r.type == uint8_t(RecordType::Begin)) {
+            stack.push_back(int32_t(i));
+        } else if (r.type == uint8_t(RecordType::End) && !stack.empty()) {
+            m_match[size_t(stack.back())] = int32_t(i);
+            m_match[i] = -2; // ends a range of this batch
+            stack.pop_back();
+        }
+    }
+    // Pass 2: in order, so that nesting and closes happen as they did in the target.
+    for (size_t i = 0; i < n; ++i) {
+        const WireRecord& r = records[i];
+        const TimeNs t = m_times[i];
+        StringId name;
+        if (!c.name(r.name, name)) {
+            error = "events frame: string id " + std::to_string(r.name) + " was never defined";
+            return false;
+        }
+        switch (RecordType(r.type)) {
+        case RecordType::Begin: {
+            const bool keep = !overBudget();
+            const int32_t end = m_match[i];
+            if (!keep) {
+                ++m_counters.overBudget;
+                if (end < 0) ts.open.push_back(ThreadState::kSkipped);
+                break;
+            }
+            const ArgsRef args = argsFor(c, r.a, r.b);
+            // A Begin's device type field is its category (record::RangeCategory).
+            const StringId cat = r.deviceType == uint8_t(record::RangeCategory::CpuOp) ? m_catOp : m_catUser;
+            if (end >= 0) {
+                st.append(t, m_times[size_t(end)] - t, name, cat, args);
+            } else {
+                ts.open.push_back(st.begin(t, name, cat, args));
+            }
+            ++m_counters.slices;
+            m_approxBytes += kIngestSliceBytes;
+            break;
+        }
+        case RecordType::End:
+            if (m_match[i] == -2) break;
+            if (!ts.open.empty()) {
+                const uint32_t row = ts.open.back();
+                ts.open.pop_back();
+                if (row != ThreadState::kSkipped) st.close(row, t);
+            }
+            break;
+        case RecordType::Mark:
+            if (overBudget()) {
+                ++m_counters.overBudget;
+                break;
+            }
+            track.instants.push_back(InstantEvent{t, name, m_catMark, argsFor(c, r.a, 0), 't'});
+            m_approxBytes += kIngestOtherBytes;
+            break;
+        case RecordType::Counter: {
+            if (overBudget()) {
+                ++m_counters.overBudget;
+                break;
+            }
+            double v;
+            std::memcpy(&v, &r.a, sizeof v);
+            const CounterTrackId cid = m_trace.findOrAddCounter(c.process, name, name);
+            TimeNs& prev =
+                c.counterLast.try_emplace(cid.value, std::numeric_limits<TimeNs>::min()).first->second;
+            m_trace.counter(cid).append(std::max(t, prev), v);
+            prev = std::max(t, prev);
+            m_approxBytes += 16;
+            break;
+        }
+        case RecordType::Alloc:
+        case RecordType::Free:
+            if (overBudget()) {
+                ++m_counters.overBudget;
+                break;
+            }
+            memory(c, ts, r, t);
+            break;
+        case RecordType::Complete: {
+            if (overBudget()) {
+                ++m_counters.overBudget;
+                break;
+            }
+            const TimeNs end = toTrace(int64_t(r.a));
+            const TimeNs start = toTrace(r.timeNs);
+            if (m_tracks
+                    .appendClosed(ts.track, start, liveDuration(start, end), name, m_catUser,
+                                  argsFor(c, 0, r.b))
+                    .valid())
+                ++m_counters.slices;
+            seen(end);
+            break;
+        }
+        case RecordType::Stack:  // never on the wire: the sender keeps stacks to windows
+        case RecordType::OpInfo: // nor operator ids
+            break;
+        }
+    }
+    m_counters.events += n;
+    if (n > 0) {
+        ts.last = last;
+        st.advanceTime(last);
+        seen(m_times[0]);
+        seen(last);
+    }
+    m_counters.late = m_tracks.late();
+    return true;
+}
+
+void LiveIngest::applyGap(Conn& c, const GapFrame& g)
+{
+    ThreadState& ts = thread(c, g.tid);
+    SliceTrack& st = m_trace.track(ts.track).slices;
+    const TimeNs t = std::max(toTrace(g.fromNs), ts.last);
+    // Ranges open across the gap lost their ends in it: end them where the gap starts. Ends that
+    // arrive later for them find an empty stack and are ignored.
+    while (!ts.open.empty()) {
+        const uint32_t row = ts.open.back();
+        ts.open.pop_back();
+        if (row != ThreadState::kSkipped) st.close(row, t);
+    }
+    const std::string label = std::to_string(g.dropped) + " events dropped (viewer too slow)";
+    m_trace.track(ts.track).instants.push_back(
+        InstantEvent{t, m_trace.strings().intern(label), m_catGap, ArgsRef(), 't'});
+    ts.last = std::max(t, toTrace(g.toNs));
+    st.advanceTime(ts.last);
+    ++m_counters.gaps;
+    seen(ts.last);
+}
+
+} // namespace ks::live
