@@ -29,8 +29,11 @@ public:
     // Returns an invalid id when the string was never interned.
     StringId find(std::string_view s) const;
 
+    // An invalid id (an event without a name or category) reads as the empty string, so code
+    // that looks a name up never has to check first.
     std::string_view view(StringId id) const
     {
+        if (!id.valid()) return {};
         const Entry& e = m_entries[id.value];
         return {e.data, e.size};
     }

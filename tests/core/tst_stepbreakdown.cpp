@@ -1,6 +1,7 @@
 // tb_plugin's step-time breakdown (analysis/overview/stepbreakdown) and the interval algebra under
 // it, on traces whose answer is known to the nanosecond.
 
+#include "core/analysis/overview/overviewreport.h"
 #include "core/analysis/overview/stepbreakdown.h"
 #include "core/util/intervalset.h"
 #include "kinetoevents.h"
@@ -162,6 +163,18 @@ private slots:
         QCOMPARE(h.steps.size(), size_t(3));
         QCOMPARE(h.steps[2].start, us(45));
         QCOMPARE(h.steps[2].end, us(65));
+    }
+
+    // Legacy (torch 1.13 without Kineto) files have no "cat", and broken ones no "name": the whole
+    // overview runs on them (an invalid string id reads as empty; this used to crash).
+    void eventsWithoutCategoryOrName()
+    {
+        auto t = loadEvents(R"({"ph":"X","name":"aten::mm","ts":10,"dur":5,"pid":1,"tid":1},)"
+                            R"({"ph":"X","ts":20,"dur":5,"pid":1,"tid":1,"cat":"cpu_op"},)");
+        LinkIndex links;
+        links.build(*t);
+        const OverviewReport r = buildOverview(*t, links);
+        QCOMPARE(r.steps.steps.size(), size_t(1));
     }
 
     void withoutStepsTheWholeCpuSpanIsOneStep()
