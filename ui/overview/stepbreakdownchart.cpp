@@ -105,6 +105,8 @@ void StepBreakdownChart::setBreakdown(const StepBreakdown& b)
     m_axisX->append(labels);
     m_axisX->setTitleText(per > 1 ? tr("steps (mean of %1 each)").arg(per) : tr("step"));
     m_axisY->setRange(0, top > 0 ? top * 1.05 : 1);
+    // Whole milliseconds once bars are tall: "4e+03" helps nobody.
+    m_axisY->setLabelFormat(top >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
     m_axisY->applyNiceNumbers();
 }
 

@@ -115,7 +115,7 @@ void FindingsBuilder::addSteps(const StepBreakdown& b)
     if (const double s = share(b, StepCategory::Runtime); s >= th.runtimeShare && b.onDevice) {
         Finding f{Finding::Kind::RuntimeOverhead, s};
         f.events = eventsOfKind(EventKind::Runtime, slow->start, slow->end, 2000);
-        f.title = "CUDA runtime calls " + pct(s) + per + " while the GPU has nothing to run";
+        f.title = "Runtime calls (CUDA/HIP) " + pct(s) + per + " while the GPU has nothing to run";
         f.detail = "Launch overhead is on the critical path. CUDA graphs (torch.cuda.graphs, "
                    "torch.compile mode=\"reduce-overhead\") or fewer, larger kernels remove it.";
         f.from = slow->start;
