@@ -251,8 +251,10 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
         };
         std::vector<CorrWork> workByCorr;
         std::vector<std::pair<uint64_t, int64_t>> callCorr; // sorted by slice key
+        // A live update (windowed) looks at one or two steps: the per-call lookups are cheaper there
+        // than a walk over every link id of the trace.
         const Column<SliceLinkIds>& ids = t.linkIds();
-        for (size_t i = 0; i < ids.size(); ++i) {
+        for (size_t i = 0; i < ids.size() && !windowed; ++i) {
             const SliceLinkIds& l = ids[i];
             if (l.correlation <= 0) continue;
             const EventKind k = t.sliceKind(l.slice);
