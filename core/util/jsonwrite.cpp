@@ -1,44 +1,12 @@
 #include "core/util/jsonwrite.h"
 
+#include "core/util/utf8.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
 namespace ks {
-
-namespace {
-
-// Length of the valid UTF-8 sequence starting at p (0 when invalid).
-size_t utf8Length(const unsigned char* p, size_t left)
-{
-    const unsigned char c = p[0];
-    size_t n;
-    uint32_t cp;
-    if (c < 0x80) return 1;
-    if ((c & 0xe0) == 0xc0) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if ((c & 0xf0) == 0xe0) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if ((c & 0xf8) == 0xf0) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n > left) return 0;
-    for (size_t i = 1; i < n; ++i) {
-        if ((p[i] & 0xc0) != 0x80) return 0;
-        cp = (cp << 6) | (p[i] & 0x3f);
-    }
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
-} // namespace
 
 void appendJsonString(std::string& out, std::string_view s)
 {

@@ -1,38 +1,12 @@
 #include "core/util/textescape.h"
 
+#include "core/util/utf8.h"
+
 #include <cstdint>
 
 namespace ks {
 
 namespace {
-
-// Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no surrogates, at most
-// U+10FFFF), or 0.
-size_t utf8Length(const unsigned char* p, size_t left, uint32_t& cp)
-{
-    const unsigned char c = p[0];
-    size_t n;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n > left) return 0;
-    for (size_t i = 1; i < n; ++i) {
-        if ((p[i] & 0xc0) != 0x80) return 0;
-        cp = (cp << 6) | (p[i] & 0x3f);
-    }
-    if (n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) return 0;
-    if (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) return 0;
-    return n;
-}
 
 bool actsOnDisplay(uint32_t cp)
 {
@@ -57,7 +31,7 @@ std::string escapeText(std::string_view text, bool keepNewlines)
             continue;
         }
         uint32_t cp = 0;
-        const size_t len = c >= 0x80 ? utf8Length(p + i, n - i, cp) : 0;
+        const size_t len = c >= 0x80 ? utf8Length(p + i, n - i, &cp) : 0;
         if (len == 0) {
             // C0 control, DEL, or a byte that does not start a valid sequence.
             out += "\\x";
