@@ -166,7 +166,7 @@ void FindingsBuilder::addSteps(const StepBreakdown& b)
     }
 }
 
-void FindingsBuilder::addIdle(const std::vector<StreamIdle>& idle, const StepBreakdown&)
+void FindingsBuilder::addIdle(const std::vector<StreamIdle>& idle)
 {
     for (const StreamIdle& s : idle) {
         m_hostWait += s.time[size_t(IdleCategory::HostWait)];

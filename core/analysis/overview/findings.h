@@ -36,7 +36,8 @@ public:
     {}
 
     void addSteps(const StepBreakdown& steps);
-    void addIdle(const std::vector<StreamIdle>& idle, const StepBreakdown& steps);
+    // HTA's idle breakdown: explains the GPU idle finding that addGpuTimeline makes.
+    void addIdle(const std::vector<StreamIdle>& idle);
     void addLaunches(const LaunchStats& launches);
     // TraceLens's timeline: GPU idle (explained by the idle breakdown given to addIdle) and exposed
     // communication.

@@ -119,7 +119,7 @@ OverviewReport buildOverview(const Trace& trace, const LinkIndex& links, const O
 
     FindingsBuilder fb(trace, links);
     fb.addSteps(r.steps);
-    fb.addIdle(r.idle, r.steps);
+    fb.addIdle(r.idle);
     fb.addLaunches(r.launches);
     fb.addGpuTimeline(r.gpu.timeline);
     fb.addRoofline(r.roofline, r.gpu.timeline, r.peak);
