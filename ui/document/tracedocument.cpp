@@ -17,6 +17,11 @@ void analyse(TraceDocument& doc, const std::atomic<bool>* cancel)
         lod->update();
         doc.lods.push_back(std::move(lod));
     }
+    doc.condensed.clear();
+    doc.condensed.resize(t.trackCount());
+    for (size_t i = 0; i < t.trackCount(); ++i)
+        if (t.track(TrackId(uint32_t(i))).kind == TrackKind::CpuThread)
+            doc.condensed[i] = CondensedTrack::build(t, TrackId(uint32_t(i)));
 }
 
 } // namespace
@@ -48,6 +53,8 @@ size_t TraceDocument::bytesUsed() const
     n += links.bytesUsed();
     for (const auto& l : lods)
         n += l->bytesUsed();
+    for (const auto& c : condensed)
+        if (c) n += c->bytesUsed();
     for (const KernelRow& k : kernels.rows)
         n += k.occurrences.capacity() * sizeof(SliceRef) + sizeof(KernelRow);
     for (const MemorySeries& m : memory)

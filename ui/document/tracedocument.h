@@ -2,6 +2,7 @@
 
 #include "core/analysis/memory/memoryseries.h"
 #include "core/analysis/memory/memorytimeline.h"
+#include "core/analysis/timeline/condensedtrack.h"
 #include "core/analysis/timeline/kernelstats.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/analysis/timeline/lod.h"
@@ -50,11 +51,18 @@ public:
     // Allocations and categories for the memory page; null when the trace has no allocator events.
     std::shared_ptr<const MemoryTimeline> memoryTimeline;
     std::vector<std::unique_ptr<SliceLod>> lods; // by TrackId
+    // By TrackId: the track without its deep Python frames, null where none are left out. Empty in
+    // live sessions (their tracks grow).
+    std::vector<std::unique_ptr<CondensedTrack>> condensed;
 
     double loadSeconds = 0;     // reading and building the model
     double analysisSeconds = 0; // everything above after that
 
     const SliceLod& lod(TrackId id) const { return *lods[id.value]; }
+    const CondensedTrack* condensedTrack(TrackId id) const
+    {
+        return id.value < condensed.size() ? condensed[id.value].get() : nullptr;
+    }
     // Takes fresh analyses (live sessions; GUI thread, then rebuild the timeline's rows: memory
     // counters move).
     void adopt(DocumentAnalysis&& a);

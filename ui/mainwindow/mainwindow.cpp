@@ -8,6 +8,7 @@
 #include "ui/live/livecontroller.h"
 #include "ui/mainwindow/logdirpicker.h"
 #include "ui/mainwindow/recentfiles.h"
+#include "ui/mainwindow/timelinekeyrouter.h"
 #include "ui/memory/memoryview.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/panels/banner.h"
@@ -41,6 +42,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 namespace ks::ui {
 
@@ -86,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     buildDocks();
     buildMenus();
+    new TimelineKeyRouter(this, m_timeline);
     m_statusSummary = new QLabel(this);
     m_statusWindow = new QLabel(this);
     statusBar()->addWidget(m_statusSummary, 1);
@@ -226,45 +229,6 @@ QWidget* MainWindow::buildLoadingPage()
     return page;
 }
 
-void MainWindow::buildDocks()
-{
-    setDockNestingEnabled(true);
-    m_details = new DetailsPanel(this);
-    m_detailsDock = new QDockWidget(QStringLiteral("Details"), this);
-    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    m_detailsDock->setWidget(m_details);
-    addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
-
-    m_info = new InfoPanel(this);
-    m_infoDock = new QDockWidget(QStringLiteral("Trace info"), this);
-    m_infoDock->setObjectName(QStringLiteral("infoDock"));
-    m_infoDock->setWidget(m_info);
-    addDockWidget(Qt::RightDockWidgetArea, m_infoDock);
-    tabifyDockWidget(m_detailsDock, m_infoDock);
-    m_detailsDock->raise();
-
-    m_analysisTabs = new QTabWidget(this);
-    m_analysisTabs->setDocumentMode(true);
-    m_operators = new OperatorPanel(this);
-    m_kernels = new KernelPanel(this);
-    m_memory = new MemoryView(this);
-    m_range = new RangePanel(this);
-    m_overview = new OverviewPage(this);
-    m_analysisTabs->addTab(m_overview, QStringLiteral("Overview"));
-    m_analysisTabs->addTab(m_operators, QStringLiteral("Operators"));
-    m_analysisTabs->addTab(m_kernels, QStringLiteral("GPU kernels"));
-    m_analysisTabs->addTab(m_memory, QStringLiteral("Memory"));
-    m_analysisTabs->addTab(m_range, QStringLiteral("Range selection"));
-    m_analysisDock = new QDockWidget(QStringLiteral("Analysis"), this);
-    m_analysisDock->setObjectName(QStringLiteral("analysisDock"));
-    m_analysisDock->setWidget(m_analysisTabs);
-    addDockWidget(Qt::BottomDockWidgetArea, m_analysisDock);
-    // The timeline gets the corner: the bottom dock spans only under it.
-    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    resizeDocks({m_detailsDock}, {420}, Qt::Horizontal);
-    resizeDocks({m_analysisDock}, {260}, Qt::Vertical);
-}
-
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
@@ -301,9 +265,7 @@ void MainWindow::buildMenus()
     m_viewMenu->addAction(QStringLiteral("&Expand All Groups"), this,
                           [this] { m_timeline->setAllGroupsCollapsed(false); });
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(m_detailsDock->toggleViewAction());
-    m_viewMenu->addAction(m_infoDock->toggleViewAction());
-    m_viewMenu->addAction(m_analysisDock->toggleViewAction());
+    addLayoutActions(m_viewMenu);
     m_viewMenu->addSeparator();
     m_viewMenu->addMenu(newColorSchemeMenu(m_viewMenu));
 
@@ -468,6 +430,7 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
                                       formatDuration(t.endTime() - t.startTime()))
                                  .arg(doc->loadSeconds + doc->analysisSeconds, 0, 'f', 2));
     m_stack->setCurrentWidget(m_timelinePage);
+    if (!std::exchange(m_proportionsApplied, true)) applyDefaultProportions();
     m_timeline->setFocus();
     setWindowTitle(QFileInfo(doc->path).fileName() + QStringLiteral(" — Kinetoscope"));
     if (m_trackSession && !doc->path.isEmpty()) recentfiles::add(doc->path);

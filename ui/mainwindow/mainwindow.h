@@ -99,7 +99,12 @@ private:
     enum class HighlightOwner { None, Search, Kernel, Operator, Overview };
 
     void buildMenus();
+    // mainwindowlayout.cpp: the docks, their lock and the first-open proportions.
     void buildDocks();
+    void addLayoutActions(QMenu* view);
+    void setPanelsLocked(bool locked);
+    void applyPanelLock(QDockWidget* dock) const;
+    void applyDefaultProportions();
     QWidget* buildStartPage();
     QWidget* buildLoadingPage();
     void updateRecentMenu();
@@ -132,6 +137,8 @@ private:
     HighlightOwner m_highlightOwner = HighlightOwner::None;
     bool m_interactive = true;
     bool m_trackSession = true;
+    bool m_panelsLocked = true;
+    bool m_proportionsApplied = false;
 
     QStackedWidget* m_stack;
     QWidget* m_startPage;

@@ -78,6 +78,7 @@ void MainWindow::dockLivePanel(LiveController* live)
     auto* dock = new QDockWidget(QStringLiteral("Live session"), this);
     dock->setObjectName(QStringLiteral("liveDock"));
     dock->setWidget(panel);
+    applyPanelLock(dock);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     // The session shares the bottom with the analysis tables, in front of them while it runs.
     tabifyDockWidget(m_analysisDock, dock);

@@ -19,7 +19,22 @@ void TimelineGeometry::reset(const TraceDocument* doc)
     m_highlightValid = false;
     m_highlightFor = nullptr;
     m_queries = 0;
+    m_condensed.clear();
     if (doc) m_tracks.resize(doc->trace->trackCount());
+    m_condensed.resize(m_tracks.size(), nullptr);
+}
+
+void TimelineGeometry::setCondensed(TrackId track, const CondensedTrack* condensed)
+{
+    if (track.value >= m_condensed.size() || m_condensed[track.value] == condensed) return;
+    m_condensed[track.value] = condensed;
+    invalidateTracks({track});
+}
+
+uint32_t TimelineGeometry::rowOf(TrackId track, const LodItem& item) const
+{
+    if (const CondensedTrack* c = condensed(track)) return c->originalRow(c->lod().rowOf(item));
+    return m_doc->lod(track).rowOf(item);
 }
 
 bool TimelineGeometry::setKey(const Key& key)
@@ -36,6 +51,7 @@ bool TimelineGeometry::setKey(const Key& key)
 void TimelineGeometry::grow(size_t trackCount)
 {
     if (m_tracks.size() < trackCount) m_tracks.resize(trackCount);
+    if (m_condensed.size() < trackCount) m_condensed.resize(trackCount, nullptr);
 }
 
 void TimelineGeometry::invalidateTracks(const std::vector<TrackId>& tracks)
@@ -54,7 +70,9 @@ const std::vector<LodItem>& TimelineGeometry::sliceItems(TrackId track)
     TrackGeometry& g = m_tracks[track.value];
     if (!g.itemsValid) {
         g.items.clear();
-        m_doc->lod(track).query(m_key.window.t0, m_key.window.t1, std::max(1, m_key.width), g.items);
+        const CondensedTrack* c = condensed(track);
+        (c ? c->lod() : m_doc->lod(track))
+            .query(m_key.window.t0, m_key.window.t1, std::max(1, m_key.width), g.items);
         g.itemsValid = true;
         ++m_queries;
     }
@@ -69,7 +87,8 @@ void TimelineGeometry::prefetch(const std::vector<TrackId>& tracks)
         TrackGeometry& g = m_tracks[t.value];
         if (!g.itemsValid) {
             todo.push_back(&g);
-            lods.push_back(&m_doc->lod(t));
+            const CondensedTrack* c = condensed(t);
+            lods.push_back(c ? &c->lod() : &m_doc->lod(t));
         }
     }
     if (todo.size() < 2) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/timeline/condensedtrack.h"
 #include "core/analysis/timeline/counterlod.h"
 #include "core/analysis/timeline/lod.h"
 #include "ui/timeline/timewindow.h"
@@ -49,6 +50,15 @@ public:
     const Key& key() const { return m_key; }
 
     const std::vector<LodItem>& sliceItems(TrackId track);
+    // Draws a track from its condensed copy (deep Python frames left out), or from the track itself
+    // when null. Items of such a track index the condensed rows: rowOf() maps them back.
+    void setCondensed(TrackId track, const CondensedTrack* condensed);
+    const CondensedTrack* condensed(TrackId track) const
+    {
+        return track.value < m_condensed.size() ? m_condensed[track.value] : nullptr;
+    }
+    // The original row of an item of a track.
+    uint32_t rowOf(TrackId track, const LodItem& item) const;
     // Queries, in parallel on the thread pool, every listed track whose items are not cached yet.
     void prefetch(const std::vector<TrackId>& tracks);
     TrackGeometry& track(TrackId track) { return m_tracks[track.value]; }
@@ -70,7 +80,8 @@ public:
 private:
     const TraceDocument* m_doc = nullptr;
     Key m_key;
-    std::vector<TrackGeometry> m_tracks; // by TrackId
+    std::vector<TrackGeometry> m_tracks;            // by TrackId
+    std::vector<const CondensedTrack*> m_condensed; // by TrackId
     std::vector<std::pair<const CounterTrack*, std::vector<CounterColumn>>> m_counters;
     const Highlight* m_highlightFor = nullptr;
     std::vector<int> m_highlightColumns;

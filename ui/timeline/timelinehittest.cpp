@@ -63,7 +63,7 @@ TimelineHit hitTest(TimelineRenderer& r, const TimelineCoords& c, QPoint pos)
     }
     if (best) {
         hit.kind = TimelineHit::Kind::Slice;
-        hit.slice = SliceRef{row.track, r.document()->lod(row.track).rowOf(*best)};
+        hit.slice = SliceRef{row.track, g.rowOf(row.track, *best)};
         hit.count = best->count;
         hit.itemStart = best->start;
         hit.itemEnd = best->end;

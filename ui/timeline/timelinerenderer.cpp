@@ -45,6 +45,7 @@ void TimelineRenderer::setDocument(const TraceDocument* doc)
     m_geometry.reset(doc);
     if (doc) {
         m_layout.build(*doc);
+        syncFoldedStacks();
         const Trace& t = *doc->trace;
         std::vector<Step> steps;
         for (size_t i = 0; i < t.steps().size(); ++i)
@@ -72,6 +73,7 @@ void TimelineRenderer::documentGrew(bool structureChanged)
         for (size_t i = 0; i < groups.size(); ++i)
             if (std::find(collapsed.begin(), collapsed.end(), groups[i].title) != collapsed.end())
                 m_layout.setCollapsed(int(i), true);
+        syncFoldedStacks();
     }
     if (t.steps().size() != m_ruler.steps().size() || t.startTime() != m_ruler.origin()) {
         std::vector<Step> steps;
@@ -80,6 +82,29 @@ void TimelineRenderer::documentGrew(bool structureChanged)
             steps.push_back(t.steps()[i]);
         m_ruler.setSteps(std::move(steps), t.startTime());
     }
+}
+
+void TimelineRenderer::syncFoldedStacks()
+{
+    for (const TrackLayout::Row& r : m_layout.rows())
+        if (r.kind == TrackLayout::RowKind::Slices)
+            m_geometry.setCondensed(
+                r.track, r.foldedLevels > 0 && !r.stackUnfolded ? m_doc->condensedTrack(r.track) : nullptr);
+}
+
+void TimelineRenderer::setStackUnfolded(int row, bool unfolded)
+{
+    m_layout.setStackUnfolded(row, unfolded);
+    syncFoldedStacks();
+}
+
+int TimelineRenderer::displayDepth(SliceRef r) const
+{
+    if (const CondensedTrack* c = m_geometry.condensed(r.track)) {
+        const int64_t shown = c->shownRow(r.index);
+        return shown < 0 ? 0 : c->track().depth(size_t(shown));
+    }
+    return m_doc->trace->slices(r.track).depth(r.index);
 }
 
 TimelineCoords TimelineRenderer::coords(const QSize& size, const TimelineState& s) const
@@ -132,7 +157,7 @@ QRectF TimelineRenderer::sliceRect(const TimelineCoords& c, SliceRef r) const
     const SliceTrack& st = m_doc->trace->slices(r.track);
     const double x0 = c.x(st.start(r.index));
     const double x1 = c.x(st.end(r.index));
-    const int y = c.y(row.y) + metrics::kTrackPadding + st.depth(r.index) * metrics::kSliceRowHeight;
+    const int y = c.y(row.y) + metrics::kTrackPadding + displayDepth(r) * metrics::kSliceRowHeight;
     return QRectF(x0, y, std::max(1.0, x1 - x0), metrics::kSliceRowHeight - 1);
 }
 
@@ -454,6 +479,17 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineCoords& c, const s
                 p.setPen(Theme::palette().hintText);
                 p.drawText(QRect(26, y + lineH - 4, textRight - 26, 14), Qt::AlignTop | Qt::AlignLeft,
                            detail);
+            }
+            if (row.foldedLevels > 0 && row.height >= lineH + 26) {
+                // The fold is the label's click target (TimelineView): say what it hides.
+                p.setFont(m_detailFont);
+                p.setPen(Theme::palette().link);
+                const QString fold =
+                    row.stackUnfolded
+                        ? QStringLiteral("▾ Python stack: %1 levels · fold").arg(row.depthCount)
+                        : QStringLiteral("▸ %1 deeper Python levels folded").arg(row.foldedLevels);
+                p.drawText(QRect(26, y + lineH + 10, textRight - 26, 14), Qt::AlignTop | Qt::AlignLeft,
+                           QFontMetrics(m_detailFont).elidedText(fold, Qt::ElideRight, textRight - 26));
             }
         }
         p.setPen(Theme::palette().separator);

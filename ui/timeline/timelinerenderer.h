@@ -44,6 +44,11 @@ public:
 
     // Where a slice is drawn, in widget coordinates (empty when its track is hidden).
     QRectF sliceRect(const TimelineCoords& c, SliceRef r) const;
+    // Level a slice is drawn at: its depth, or where its track's Python stack is folded, that of
+    // the slice or nearest enclosing slice still drawn (0 when none).
+    int displayDepth(SliceRef r) const;
+    // Folds or unfolds the deep Python stack of a layout row (TrackLayout::Row::foldedLevels).
+    void setStackUnfolded(int row, bool unfolded);
     // Widget y of the middle of a slice's row, or of its group header when collapsed.
     double sliceCenterY(const TimelineCoords& c, SliceRef r) const;
 
@@ -53,6 +58,8 @@ public:
     void reloadColors() { m_colors.reloadColors(); }
 
 private:
+    // Points the geometry at the condensed copies of the rows whose stacks are folded.
+    void syncFoldedStacks();
     void paintTracks(QPainter& p, const TimelineCoords& c, const TimelineState& s,
                      const std::vector<int>& rows);
     void paintSliceRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row,

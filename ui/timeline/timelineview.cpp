@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QPinchGesture>
 #include <QScrollBar>
+#include <QSettings>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -68,6 +69,7 @@ void TimelineView::setDocument(std::shared_ptr<const TraceDocument> doc)
     m_state = TimelineState{};
     m_rangeTracks.clear();
     m_matchIndex = -1;
+    m_renderer.layout().setStacksUnfoldedByDefault(stacksUnfoldedByDefault());
     m_renderer.setDocument(m_doc.get());
     if (m_doc) {
         const Trace& t = *m_doc->trace;
@@ -276,6 +278,10 @@ void TimelineView::revealSlice(SliceRef r)
         layout.setCollapsed(layout.rows()[ri].group, false);
         m_renderer.geometry().setKey({}); // rows moved
     }
+    // A slice inside a folded Python stack (a search match, say) unfolds it, for this view only.
+    if (const CondensedTrack* c = m_renderer.geometry().condensed(r.track);
+        c && (c->shownRow(r.index) < 0 || c->originalRow(uint32_t(c->shownRow(r.index))) != r.index))
+        m_renderer.setStackUnfolded(ri, true);
     const SliceTrack& st = m_doc->trace->slices(r.track);
     const TimeNs s = st.start(r.index), e = st.end(r.index);
     TimeWindow w = m_state.window;
@@ -288,7 +294,7 @@ void TimelineView::revealSlice(SliceRef r)
     }
     // Vertically: bring the slice's depth row into view.
     const TrackLayout::Row& row = layout.rows()[ri];
-    const int top = row.y + metrics::kTrackPadding + st.depth(r.index) * metrics::kSliceRowHeight;
+    const int top = row.y + metrics::kTrackPadding + m_renderer.displayDepth(r) * metrics::kSliceRowHeight;
     const int viewH = coords().viewHeight();
     if (top < m_state.scrollY || top + metrics::kSliceRowHeight > m_state.scrollY + viewH)
         m_state.scrollY = std::max(0, top - viewH / 3);
@@ -332,6 +338,34 @@ void TimelineView::setAllGroupsCollapsed(bool collapsed)
 }
 
 // --- highlight -------------------------------------------------------------------------------
+
+namespace {
+constexpr const char* kUnfoldStacksKey = "timeline/unfoldPythonStacks";
+}
+
+bool TimelineView::stacksUnfoldedByDefault()
+{
+    return QSettings().value(QLatin1String(kUnfoldStacksKey), false).toBool();
+}
+
+void TimelineView::setStackUnfolded(int row, bool unfolded)
+{
+    const auto& rows = m_renderer.layout().rows();
+    if (row < 0 || row >= int(rows.size()) || rows[size_t(row)].foldedLevels == 0) return;
+    m_renderer.setStackUnfolded(row, unfolded);
+    QSettings().setValue(QLatin1String(kUnfoldStacksKey), unfolded);
+    updateScrollBars();
+    viewport()->update();
+}
+
+void TimelineView::setAllStacksUnfolded(bool unfolded)
+{
+    for (size_t i = 0; i < m_renderer.layout().rows().size(); ++i)
+        m_renderer.setStackUnfolded(int(i), unfolded);
+    QSettings().setValue(QLatin1String(kUnfoldStacksKey), unfolded);
+    updateScrollBars();
+    viewport()->update();
+}
 
 void TimelineView::setHighlight(std::shared_ptr<const Highlight> h)
 {
@@ -577,6 +611,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
     case TimelineHit::Kind::Slice:
         selectSlice(hit.slice, false);
         break;
+    case TimelineHit::Kind::Label:
+        if (const auto& row = m_renderer.layout().rows()[size_t(hit.row)]; row.foldedLevels > 0)
+            setStackUnfolded(hit.row, !row.stackUnfolded);
+        break;
     case TimelineHit::Kind::Track:
         clearSelection();
         break;
@@ -598,36 +636,47 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
     }
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* e)
+bool TimelineView::handleKey(QKeyEvent* e)
 {
+    // Ctrl+A, Shift+Home and the like belong to whoever has focus (the window routes these keys
+    // here from tables and combos too, see TimelineKeyRouter).
+    if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return false;
+    if ((e->modifiers() & Qt::ShiftModifier) && e->key() == Qt::Key_Home) return false;
     switch (e->key()) {
     case Qt::Key_W:
         zoomBy(kZoomStep);
-        break;
+        return true;
     case Qt::Key_S:
         zoomBy(1.0 / kZoomStep);
-        break;
+        return true;
     case Qt::Key_A:
         panBy(-kPanStep);
-        break;
+        return true;
     case Qt::Key_D:
         panBy(kPanStep);
-        break;
+        return true;
     case Qt::Key_F:
         zoomToSelection();
-        break;
+        return true;
     case Qt::Key_Home:
         fitAll();
-        break;
-    case Qt::Key_Escape:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e)
+{
+    if (handleKey(e)) {
+        e->accept();
+    } else if (e->key() == Qt::Key_Escape) {
         clearRange();
         clearSelection();
-        break;
-    default:
+        e->accept();
+    } else {
         QAbstractScrollArea::keyPressEvent(e);
-        return;
     }
-    e->accept();
 }
 
 void TimelineView::leaveEvent(QEvent* e)

@@ -45,6 +45,8 @@ public:
     void panBy(double fraction);
     void zoomToStep(int stepIndex);
     void zoomToSlice(SliceRef r);
+    // The navigation keys (W/S/A/D/F/Home); returns false for any other key, leaving it unused.
+    bool handleKey(QKeyEvent* e);
 
     SliceRef selectedSlice() const { return m_state.selected; }
     // Selects a slice; with reveal, scrolls/pans (expanding its group) until it is on screen.
@@ -65,6 +67,11 @@ public:
 
     void setGroupCollapsed(int group, bool collapsed);
     void setAllGroupsCollapsed(bool collapsed);
+    // Deep Python call stacks open folded (CondensedTrack); clicking a track's label unfolds or
+    // folds it. The last choice is remembered (QSettings) for the traces opened next.
+    void setStackUnfolded(int row, bool unfolded);
+    void setAllStacksUnfolded(bool unfolded);
+    static bool stacksUnfoldedByDefault();
 
     // Live sessions (timelinelive.cpp): the document's trace grew. `grown` lists tracks with new or
     // longer slices; structureChanged when tracks, counters or nesting levels were added. Keeps the

@@ -288,7 +288,14 @@ void TrackLayout::build(const TraceDocument& doc)
     // Row heights depend on nesting depth.
     for (Row& r : m_rows) {
         if (r.kind == RowKind::Slices) {
-            r.depthCount = std::max<int>(1, int(t.slices(r.track).levelCount()));
+            const int full = std::max<int>(1, int(t.slices(r.track).levelCount()));
+            r.depthCount = full;
+            if (const CondensedTrack* c = doc.condensedTrack(r.track)) {
+                const int folded = std::max<int>(1, int(c->track().levelCount()));
+                r.foldedLevels = std::max(0, full - folded);
+                r.stackUnfolded = m_unfoldByDefault;
+                if (!r.stackUnfolded) r.depthCount = folded;
+            }
             r.height = r.depthCount * metrics::kSliceRowHeight + 2 * metrics::kTrackPadding;
         } else if (r.kind == RowKind::Counter) {
             r.height = metrics::kCounterHeight;
@@ -326,6 +333,17 @@ void TrackLayout::setAllCollapsed(bool collapsed)
 {
     for (Group& g : m_groups)
         g.collapsed = collapsed;
+    relayout();
+}
+
+void TrackLayout::setStackUnfolded(int row, bool unfolded)
+{
+    if (row < 0 || row >= int(m_rows.size())) return;
+    Row& r = m_rows[size_t(row)];
+    if (r.foldedLevels == 0 || r.stackUnfolded == unfolded) return;
+    r.stackUnfolded = unfolded;
+    r.depthCount += unfolded ? r.foldedLevels : -r.foldedLevels;
+    r.height = r.depthCount * metrics::kSliceRowHeight + 2 * metrics::kTrackPadding;
     relayout();
 }
 

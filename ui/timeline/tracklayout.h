@@ -22,8 +22,10 @@ public:
         TrackId track;                         // Slices
         const CounterTrack* counter = nullptr; // Counter
         QString label;
-        QString detail; // second line / tooltip: tid, stream, sort index
-        int depthCount = 1;
+        QString detail;       // second line / tooltip: tid, stream, sort index
+        int depthCount = 1;   // levels drawn
+        int foldedLevels = 0; // levels a deep Python stack adds when unfolded; 0: no such stack
+        bool stackUnfolded = false;
         int y = 0;
         int height = 0;
         bool visible = true; // false inside a collapsed group
@@ -44,6 +46,10 @@ public:
     void relayout();
     void setCollapsed(int group, bool collapsed);
     void setAllCollapsed(bool collapsed);
+    // Deep Python call stacks (TraceDocument::condensed) start folded unless set otherwise here,
+    // before build(). A row's stack folds or unfolds with setStackUnfolded().
+    void setStacksUnfoldedByDefault(bool unfolded) { m_unfoldByDefault = unfolded; }
+    void setStackUnfolded(int row, bool unfolded);
 
     const std::vector<Row>& rows() const { return m_rows; }
     const std::vector<Group>& groups() const { return m_groups; }
@@ -65,6 +71,7 @@ private:
     std::vector<Group> m_groups;
     std::vector<int> m_rowOfTrack; // by TrackId
     int m_totalHeight = 0;
+    bool m_unfoldByDefault = false;
 };
 
 } // namespace ks::ui

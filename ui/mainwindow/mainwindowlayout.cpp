@@ -1,0 +1,111 @@
+// MainWindow's layout: the docks around the timeline, whether they can be dragged off, and the
+// proportions a trace first opens with.
+
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/memory/memoryview.h"
+#include "ui/overview/overviewpage.h"
+#include "ui/panels/detailspanel.h"
+#include "ui/panels/infopanel.h"
+#include "ui/panels/kernelpanel.h"
+#include "ui/panels/operatorpanel.h"
+#include "ui/panels/rangepanel.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QSettings>
+#include <QTabWidget>
+#include <algorithm>
+
+namespace ks::ui {
+
+namespace {
+
+constexpr const char* kLockPanelsKey = "layout/lockPanels";
+
+} // namespace
+
+void MainWindow::buildDocks()
+{
+    setDockNestingEnabled(true);
+    m_details = new DetailsPanel(this);
+    m_detailsDock = new QDockWidget(QStringLiteral("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    m_detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
+
+    m_info = new InfoPanel(this);
+    m_infoDock = new QDockWidget(QStringLiteral("Trace info"), this);
+    m_infoDock->setObjectName(QStringLiteral("infoDock"));
+    m_infoDock->setWidget(m_info);
+    addDockWidget(Qt::RightDockWidgetArea, m_infoDock);
+    tabifyDockWidget(m_detailsDock, m_infoDock);
+    m_detailsDock->raise();
+
+    m_analysisTabs = new QTabWidget(this);
+    m_analysisTabs->setDocumentMode(true);
+    m_operators = new OperatorPanel(this);
+    m_kernels = new KernelPanel(this);
+    m_memory = new MemoryView(this);
+    m_range = new RangePanel(this);
+    m_overview = new OverviewPage(this);
+    m_analysisTabs->addTab(m_overview, QStringLiteral("Overview"));
+    m_analysisTabs->addTab(m_operators, QStringLiteral("Operators"));
+    m_analysisTabs->addTab(m_kernels, QStringLiteral("GPU kernels"));
+    m_analysisTabs->addTab(m_memory, QStringLiteral("Memory"));
+    m_analysisTabs->addTab(m_range, QStringLiteral("Range selection"));
+    m_analysisDock = new QDockWidget(QStringLiteral("Analysis"), this);
+    m_analysisDock->setObjectName(QStringLiteral("analysisDock"));
+    m_analysisDock->setWidget(m_analysisTabs);
+    addDockWidget(Qt::BottomDockWidgetArea, m_analysisDock);
+    // The timeline gets the corner: the bottom dock spans only under it.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    m_panelsLocked = QSettings().value(QLatin1String(kLockPanelsKey), true).toBool();
+    for (QDockWidget* d : {m_detailsDock, m_infoDock, m_analysisDock})
+        applyPanelLock(d);
+    applyDefaultProportions();
+}
+
+void MainWindow::applyPanelLock(QDockWidget* dock) const
+{
+    // Locked docks keep their place: a slip of the mouse on a title bar must not float a panel over
+    // the timeline. They can still be closed and brought back from the View menu.
+    dock->setFeatures(m_panelsLocked ? QDockWidget::DockWidgetClosable
+                                     : QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                                           QDockWidget::DockWidgetFloatable);
+}
+
+void MainWindow::setPanelsLocked(bool locked)
+{
+    m_panelsLocked = locked;
+    QSettings().setValue(QLatin1String(kLockPanelsKey), locked);
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (locked && d->isFloating()) d->setFloating(false);
+        applyPanelLock(d);
+    }
+}
+
+void MainWindow::addLayoutActions(QMenu* view)
+{
+    view->addAction(m_detailsDock->toggleViewAction());
+    view->addAction(m_infoDock->toggleViewAction());
+    view->addAction(m_analysisDock->toggleViewAction());
+    QAction* lock = view->addAction(QStringLiteral("Loc&k Panels"));
+    lock->setObjectName(QStringLiteral("lockPanelsAction"));
+    lock->setCheckable(true);
+    lock->setChecked(m_panelsLocked);
+    connect(lock, &QAction::toggled, this, &MainWindow::setPanelsLocked);
+}
+
+void MainWindow::applyDefaultProportions()
+{
+    // Most of the height goes to the timeline: the analysis tabs start at about a quarter of the
+    // window (their tables scroll), the details column at about a quarter of the width.
+    const int h = std::max(height(), 600);
+    const int w = std::max(width(), 800);
+    resizeDocks({m_analysisDock}, {std::clamp(h * 26 / 100, 180, 320)}, Qt::Vertical);
+    resizeDocks({m_detailsDock}, {std::clamp(w * 24 / 100, 300, 440)}, Qt::Horizontal);
+}
+
+} // namespace ks::ui
