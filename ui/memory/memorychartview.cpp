@@ -200,7 +200,9 @@ void MemoryChartView::rebuild()
         m_unit *= 1024;
         unitName = u;
     }
-    m_axisY->setTitleText(tr("Memory (%1)").arg(QString::fromLatin1(unitName)));
+    // The unit goes into every label rather than a rotated title: in the short Analysis dock the
+    // title's width is what squeezed the labels to "…".
+    m_axisY->setTitleVisible(false);
 
     // Memory changes in steps: each line holds its value until the next sample.
     QList<QPointF> allocated, reserved, running;
@@ -265,7 +267,9 @@ void MemoryChartView::rebuild()
     // ticks while the range changes: the old interval over a much wider range would ask the axis
     // for millions of ticks.
     const double xStep = niceStep((x1 - x0) / 8);
-    const double yStep = niceStep(yMax * 1.05 / 6);
+    // As many y intervals as the height holds legibly (a label per ~30 px), up to 6.
+    const int yIntervals = std::clamp(int(chart()->plotArea().height() / 30), 2, 6);
+    const double yStep = niceStep(yMax * 1.05 / yIntervals);
     const double yTop = std::ceil(yMax * 1.05 / yStep) * yStep;
     for (auto [axis, lo, hi, step] :
          {std::tuple(m_axisX, x0, x1, xStep), std::tuple(m_axisY, 0.0, yTop, yStep)}) {
@@ -276,6 +280,7 @@ void MemoryChartView::rebuild()
         axis->setLabelFormat(labelFormat(step));
         axis->setTickType(QValueAxis::TicksDynamic);
     }
+    m_axisY->setLabelFormat(labelFormat(yStep) + QLatin1Char(' ') + QLatin1String(unitName));
 
     // The plot area may have moved with the new axis labels: lay the bands out in the final one.
     const QRectF finalPlot = chart()->plotArea();

@@ -43,9 +43,11 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
     bar->addWidget(m_balance, 1);
     layout->addLayout(bar);
 
-    auto* split = new QSplitter(Qt::Vertical, page);
+    // Side by side: the Analysis dock is short (the timeline has most of the height) and the chart
+    // needs that height for readable axis labels more than the table does.
+    auto* split = new QSplitter(Qt::Horizontal, page);
     m_chart = new MemoryChartView(split);
-    m_chart->setMinimumHeight(180);
+    m_chart->setMinimumSize(320, 150);
     auto* tablePane = new QWidget(split);
     auto* tableLayout = new QVBoxLayout(tablePane);
     tableLayout->setContentsMargins(0, 0, 0, 0);
@@ -84,6 +86,7 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400});
+    split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     m_stack->addWidget(page);
 
