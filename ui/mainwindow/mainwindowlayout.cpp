@@ -1,6 +1,7 @@
 // MainWindow's layout: the docks around the timeline, whether they can be dragged off, and the
 // proportions a trace first opens with.
 
+#include "ui/mainwindow/docksizekeeper.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
 #include "ui/overview/overviewpage.h"
@@ -30,6 +31,8 @@ void MainWindow::buildDocks()
 {
     setDockNestingEnabled(true);
     m_details = new DetailsPanel(this);
+    // Narrower, and long words wrap a few characters per line.
+    m_details->setMinimumWidth(220);
     m_detailsDock = new QDockWidget(QStringLiteral("Details"), this);
     m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
     m_detailsDock->setWidget(m_details);
@@ -64,6 +67,9 @@ void MainWindow::buildDocks()
     m_panelsLocked = QSettings().value(QLatin1String(kLockPanelsKey), true).toBool();
     for (QDockWidget* d : {m_detailsDock, m_infoDock, m_analysisDock})
         applyPanelLock(d);
+    new DockSizeKeeper(this, m_detailsDock, Qt::Horizontal);
+    new DockSizeKeeper(this, m_infoDock, Qt::Horizontal);
+    new DockSizeKeeper(this, m_analysisDock, Qt::Vertical);
     applyDefaultProportions();
 }
 
@@ -104,8 +110,12 @@ void MainWindow::applyDefaultProportions()
     // window (their tables scroll), the details column at about a quarter of the width.
     const int h = std::max(height(), 600);
     const int w = std::max(width(), 800);
-    resizeDocks({m_analysisDock}, {std::clamp(h * 26 / 100, 180, 320)}, Qt::Vertical);
-    resizeDocks({m_detailsDock}, {std::clamp(w * 24 / 100, 300, 440)}, Qt::Horizontal);
+    const int bottom = std::clamp(h * 26 / 100, 180, 320);
+    const int side = std::clamp(w * 24 / 100, 300, 440);
+    resizeDocks({m_analysisDock}, {bottom}, Qt::Vertical);
+    resizeDocks({m_detailsDock}, {side}, Qt::Horizontal);
+    for (DockSizeKeeper* k : findChildren<DockSizeKeeper*>())
+        k->setPreferred(k->dock() == m_analysisDock ? bottom : side);
 }
 
 } // namespace ks::ui

@@ -1,11 +1,16 @@
 #include "ui/panels/detailshtml.h"
 
 #include "core/analysis/timeline/rangestats.h"
+#include "core/util/demangle.h"
 #include "ui/document/tracedocument.h"
 #include "ui/util/format.h"
 #include "ui/util/theme.h"
 
+#include <QFont>
+#include <QFontMetrics>
 #include <QStringList>
+#include <algorithm>
+#include <utility>
 
 namespace ks::ui {
 
@@ -73,6 +78,27 @@ QString argValueHtml(std::string_view key, const ArgValue& v)
     return html;
 }
 
+// The title of a long name: template arguments and parameter lists collapsed ("<…>", "(…)") and
+// anonymous namespaces dropped, which leaves the function's own name.
+QString shortName(QString name)
+{
+    name.remove(QStringLiteral("(anonymous namespace)::"));
+    QString out;
+    out.reserve(name.size());
+    int depth = 0;
+    for (QChar c : std::as_const(name)) {
+        if (c == QLatin1Char('<') || c == QLatin1Char('(')) {
+            if (depth++ == 0) out += c == QLatin1Char('<') ? QStringLiteral("<…>") : QStringLiteral("(…)");
+        } else if (c == QLatin1Char('>') || c == QLatin1Char(')')) {
+            depth = std::max(0, depth - 1);
+        } else if (depth == 0) {
+            out += c;
+        }
+    }
+    out.replace(QStringLiteral("(…)"), QStringLiteral("()"));
+    return out.trimmed();
+}
+
 } // namespace
 
 QString sliceLink(SliceRef r)
@@ -90,7 +116,15 @@ SliceRef parseSliceLink(const QString& href)
     return ok1 && ok2 ? SliceRef{TrackId(t), r} : SliceRef{};
 }
 
-QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r)
+QString displaySliceName(const TraceDocument& doc, SliceRef r)
+{
+    const Trace& t = *doc.trace;
+    const std::string_view raw = t.str(t.slices(r.track).name(r.index));
+    std::string demangled;
+    return qstr(demangleForDisplay(raw, demangled) ? std::string_view(demangled) : raw);
+}
+
+QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r, int nameWidth)
 {
     const Trace& t = *doc.trace;
     if (!r.valid() || r.track.value >= t.trackCount() || r.index >= t.slices(r.track).size()) return {};
@@ -99,22 +133,40 @@ QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r)
     const EventKind kind = t.sliceKind(r);
     auto linkTo = [&](SliceRef x) {
         const SliceTrack& xs = t.slices(x.track);
+        QString n = displaySliceName(doc, x);
+        if (n.size() > 90) n = n.left(44) + QStringLiteral("…") + n.right(44);
         return QStringLiteral("<a href='%1'>%2</a> <span class='d'>%3 · %4</span>")
-            .arg(sliceLink(x), esc(qstr(t.str(xs.name(x.index)))),
-                 formatDuration(xs.end(x.index) - xs.start(x.index)), esc(qstr(t.trackLabel(x.track))));
+            .arg(sliceLink(x), esc(n), formatDuration(xs.end(x.index) - xs.start(x.index)),
+                 esc(qstr(t.trackLabel(x.track))));
     };
 
     const Palette& pal = Theme::palette();
     QString html =
         QStringLiteral("<style>"
-                       "body{font-size:12px;} h2{font-size:14px;margin:2px 0 6px 0;}"
+                       "body{font-size:12px;} p.name{font-size:13px;margin:2px 0 6px 0;}"
                        "h3{font-size:12px;color:%1;margin:12px 0 4px 0;}"
                        "td{padding:1px 8px 1px 0;vertical-align:top;} td.k{color:%2;white-space:nowrap;}"
                        ".mono{font-family:'DejaVu Sans Mono',monospace;font-size:11px;}"
                        ".d{color:%3;} a{color:%4;text-decoration:none;}"
                        "</style>")
             .arg(pal.heading.name(), pal.mutedText.name(), pal.hintText.name(), pal.link.name());
-    html += QStringLiteral("<h2>%1</h2>").arg(esc(qstr(t.str(st.name(r.index)))));
+    // One line for the name however long (a templated kernel runs to thousands of characters):
+    // the fields below are what the panel is for. The whole name comes last, and on hover.
+    const QString rawName = qstr(t.str(st.name(r.index)));
+    const QString name = displaySliceName(doc, r);
+    QString shown = name;
+    if (nameWidth > 0) {
+        QFont f;
+        f.setPixelSize(13);
+        const QFontMetrics fm(f);
+        // Too long: the function's own name, then its end if even that does not fit.
+        if (fm.horizontalAdvance(shown) > nameWidth)
+            shown = fm.elidedText(shortName(name), Qt::ElideLeft, nameWidth);
+    }
+    html += QStringLiteral("<p class='name'><a href='ks-name' style='color:%1'>%2</a>")
+                .arg(pal.text.name(), esc(shown));
+    if (shown != name) html += QStringLiteral(" &nbsp;<a href='ks-copy:name'>Copy</a>");
+    html += QStringLiteral("</p>");
     html += QStringLiteral("<table>");
     html +=
         row(QStringLiteral("Kind"), esc(kindLabel(kind)) + QStringLiteral(" <span class='d'>(") +
@@ -185,6 +237,18 @@ QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r)
     });
     if (!args.isEmpty())
         html += QStringLiteral("<h3>Arguments</h3><table>") + args + QStringLiteral("</table>");
+    if (shown != name || name != rawName) {
+        // Breakable after separators so that the name wraps in the panel instead of widening it.
+        auto breakable = [](const QString& s) {
+            QString e = esc(s);
+            for (const char* sep : {"::", ",", "&lt;", "_"})
+                e.replace(QLatin1String(sep), QLatin1String(sep) + QStringLiteral("&#8203;"));
+            return e;
+        };
+        html += QStringLiteral("<h3>Full name</h3><p class='mono'>%1</p>").arg(breakable(name));
+        if (name != rawName)
+            html += QStringLiteral("<h3>Mangled name</h3><p class='mono'>%1</p>").arg(breakable(rawName));
+    }
     return html;
 }
 

@@ -7,8 +7,14 @@
 #include "ui/panels/etdetailshtml.h"
 #include "ui/util/theme.h"
 
+#include <QClipboard>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QHelpEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <algorithm>
 
 namespace ks::ui {
 
@@ -21,6 +27,11 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent)
             chooseExecutionTrace();
             return;
         }
+        if (url.toString() == QLatin1String("ks-copy:name")) {
+            QGuiApplication::clipboard()->setText(fullName());
+            return;
+        }
+        if (url.toString() == QLatin1String("ks-name")) return;
         const SliceRef r = parseSliceLink(url.toString());
         if (r.valid()) emit sliceActivated(r);
     });
@@ -54,13 +65,50 @@ void DetailsPanel::showSlice(SliceRef slice)
         showPlaceholder();
         return;
     }
-    QString html = sliceDetailsHtml(*m_doc, slice);
+    m_nameWidth = nameWidth();
+    QString html = sliceDetailsHtml(*m_doc, slice, m_nameWidth);
     const int64_t node = m_etLinks ? m_etLinks->nodeOf(slice) : -1;
     if (node >= 0) html += etDetailsHtml(*m_doc->trace, *m_et, *m_etLinks, uint32_t(node));
     html += QStringLiteral("<p style='color:%1;font-size:11px'>%2 <a href='ks-et:attach'>%3</a></p>")
                 .arg(Theme::palette().hintText.name(), m_etStatus.toHtmlEscaped(),
                      m_et ? QStringLiteral("Attach another…") : QStringLiteral("Attach an execution trace…"));
     setHtml(html);
+}
+
+QString DetailsPanel::fullName() const
+{
+    return m_doc && m_slice.valid() ? displaySliceName(*m_doc, m_slice) : QString();
+}
+
+int DetailsPanel::nameWidth() const
+{
+    // Room for the " Copy" link and the document margins.
+    return std::max(80, viewport()->width() - 56);
+}
+
+bool DetailsPanel::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QPoint pos = viewport()->mapFrom(this, help->pos());
+        if (anchorAt(pos) == QLatin1String("ks-name")) {
+            QToolTip::showText(help->globalPos(), fullName(), this);
+            return true;
+        }
+        QToolTip::hideText();
+    }
+    return QTextBrowser::event(e);
+}
+
+void DetailsPanel::resizeEvent(QResizeEvent* e)
+{
+    QTextBrowser::resizeEvent(e);
+    // The name is elided to the width: redo it when the panel got wider or narrower.
+    if (m_slice.valid() && nameWidth() != m_nameWidth) {
+        const int scroll = verticalScrollBar()->value();
+        showSlice(m_slice);
+        verticalScrollBar()->setValue(scroll);
+    }
 }
 
 bool DetailsPanel::attachExecutionTrace(const QString& path, QString* error)

@@ -24,6 +24,8 @@ public:
 
     void setDocument(std::shared_ptr<const TraceDocument> doc);
     void showSlice(ks::SliceRef slice);
+    // The shown slice's whole name (demangled), as the Copy link puts it on the clipboard.
+    QString fullName() const;
     // Reads an execution trace and links it to the document's trace; false with error set when
     // the file cannot be read.
     bool attachExecutionTrace(const QString& path, QString* error = nullptr);
@@ -31,15 +33,21 @@ public:
 signals:
     void sliceActivated(ks::SliceRef slice);
 
+protected:
+    bool event(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void showPlaceholder();
+    int nameWidth() const;
     void chooseExecutionTrace();
 
     std::shared_ptr<const TraceDocument> m_doc;
     std::shared_ptr<const ExecutionTrace> m_et;
     std::shared_ptr<const EtLinks> m_etLinks;
     QString m_etStatus;   // which execution trace is attached, or why none could be
-    ks::SliceRef m_slice; // shown now, redrawn when the theme changes
+    ks::SliceRef m_slice; // shown now, redrawn when the theme changes or the width does
+    int m_nameWidth = 0;  // the width the name was elided to
 };
 
 } // namespace ks::ui

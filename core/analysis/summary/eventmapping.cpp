@@ -1,7 +1,8 @@
 #include "core/analysis/summary/eventmapping.h"
 
+#include "core/util/demangle.h"
+
 #include <cstdlib>
-#include <cxxabi.h>
 #include <memory>
 
 namespace ks {
@@ -21,20 +22,6 @@ constexpr std::string_view kFilteredNames[] = {
 };
 
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
-
-// c10::demangle: the demangled form when the ABI demangler accepts the text, else the text itself.
-// torch skips one-character names because the demangler reads them as builtin type codes.
-bool demangle(std::string_view name, std::string& out)
-{
-    if (name.size() <= 1) return false;
-    const std::string z(name);
-    int status = -1;
-    std::unique_ptr<char, decltype(&std::free)> d(abi::__cxa_demangle(z.c_str(), nullptr, nullptr, &status),
-                                                  &std::free);
-    if (status != 0 || !d) return false;
-    out = d.get();
-    return out != name;
-}
 
 } // namespace
 

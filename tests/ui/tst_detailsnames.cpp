@@ -1,0 +1,136 @@
+// The details panel on long kernel names: demangled, elided to one line with the whole name on
+// hover and a Copy link, the fields first, and the panel's width back after the window shrank and
+// grew.
+
+#include "core/util/demangle.h"
+#include "openedwindow.h"
+#include "ui/panels/detailshtml.h"
+#include "ui/panels/detailspanel.h"
+#include "ui/panels/operatorpanel.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QClipboard>
+#include <QDockWidget>
+#include <QFontMetrics>
+#include <QGuiApplication>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace ks;
+using namespace ks::ui;
+
+namespace {
+
+const char* kMi300 = "AMD-AGI_TraceLens__tests__traces__mi300__ddp_resnet18_no_pool__train_resnet18.json.gz";
+
+test::OpenedWindow open(const char* name)
+{
+    return test::openSharedTrace(name, &MainWindow::operatorPanel, &OperatorPanel::summaryReady);
+}
+
+SliceRef longestNamed(const Trace& t)
+{
+    SliceRef best;
+    size_t longest = 0;
+    for (size_t i = 0; i < t.trackCount(); ++i) {
+        const TrackId id{uint32_t(i)};
+        const SliceTrack& st = t.slices(id);
+        for (size_t r = 0; r < st.size(); ++r)
+            if (t.str(st.name(r)).size() > longest && t.str(st.name(r)).substr(0, 2) == "_Z") {
+                longest = t.str(st.name(r)).size();
+                best = SliceRef{id, uint32_t(r)};
+            }
+    }
+    return best;
+}
+
+} // namespace
+
+class TestDetailsNames : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
+        QSettings().clear();
+    }
+
+    void namesDemangleAndHugeTemplatesKeepTheirQualifiedName()
+    {
+        std::string out;
+        QVERIFY(demangle("_ZN2at6native18elementwise_kernelILi128ELi2EEEvi", out));
+        QCOMPARE(out, std::string("void at::native::elementwise_kernel<128, 2>(int)"));
+        QVERIFY(!demangle("aten::mm", out));
+        QVERIFY(!demangleForDisplay("aten::mm", out));
+        QVERIFY(!demangleForDisplay("_Z", out));
+        QVERIFY(!demangleForDisplay("_ZN99short", out));
+        QVERIFY(demangleForDisplay("_ZN2ck6device12_GLOBAL__N_16kernelINS_4GemmEEEvv", out));
+        QCOMPARE(out, std::string("void ck::device::(anonymous namespace)::kernel<ck::Gemm>()"));
+    }
+
+    void longMangledKernelNameIsDemangledElidedAndCopyable()
+    {
+        test::OpenedWindow o = open(kMi300);
+        QVERIFY(o.doc);
+        const Trace& t = *o.doc->trace;
+        const SliceRef k = longestNamed(t);
+        QVERIFY(k.valid());
+        const std::string_view raw = t.str(t.slices(k.track).name(k.index));
+        QVERIFY2(raw.substr(0, 5) == "_ZN2c" && raw.size() > 1000, std::string(raw.substr(0, 40)).c_str());
+        // Too many components for the ABI demangler: the qualified name it belongs to.
+        const QString full = displaySliceName(*o.doc, k);
+        QVERIFY2(
+            full.startsWith(QStringLiteral("ck::tensor_operation::device::(anonymous namespace)::kernel_")),
+            qPrintable(full));
+
+        o.window->timeline()->selectSlice(k, true);
+        DetailsPanel* panel = o.window->detailsPanel();
+        QCOMPARE(panel->fullName(), full);
+        const QStringList lines = panel->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.size() > 4);
+        // One line for the name, within the panel's width (the name plus its Copy link).
+        QVERIFY2(lines[0].endsWith(QStringLiteral("Copy")), qPrintable(lines[0]));
+        QFont f;
+        f.setPixelSize(13);
+        QVERIFY(QFontMetrics(f).horizontalAdvance(lines[0]) <= panel->viewport()->width());
+        // Elided at the front: what stays is the end of the function's own name.
+        QString title = lines[0];
+        title.chop(4);
+        title = title.trimmed();
+        QVERIFY2(title.startsWith(QStringLiteral("…")) && title.size() > 10, qPrintable(title));
+        QVERIFY2(full.endsWith(title.mid(1)), qPrintable(title));
+        QVERIFY(!lines[0].contains(QStringLiteral("_ZN")));
+        // The fields come right after it.
+        QVERIFY2(lines[1].startsWith(QStringLiteral("Kind")), qPrintable(lines[1]));
+        const QString text = panel->toPlainText();
+        QVERIFY2(text.indexOf(QStringLiteral("Duration")) < 400, qPrintable(text.left(600)));
+        // The raw name is still there, at the end, for whoever needs it.
+        QVERIFY(panel->toPlainText().contains(QStringLiteral("Mangled name")));
+        emit panel->anchorClicked(QUrl(QStringLiteral("ks-copy:name")));
+        QCOMPARE(QGuiApplication::clipboard()->text(), full);
+    }
+
+    void detailsWidthComesBackAfterTheWindowShrinksAndGrows()
+    {
+        test::OpenedWindow o = open(kMi300);
+        QVERIFY(o.doc);
+        auto* dock = o.window->findChild<QDockWidget*>(QStringLiteral("detailsDock"));
+        QVERIFY(dock);
+        QTRY_VERIFY_WITH_TIMEOUT(dock->width() > 250, 5000);
+        QTest::qWait(50);
+        const int before = dock->width();
+        const QSize size = o.window->size();
+        o.window->resize(640, size.height());
+        QTRY_VERIFY_WITH_TIMEOUT(dock->width() < before, 5000);
+        QVERIFY(dock->width() >= 220);
+        o.window->resize(size);
+        QTRY_VERIFY2_WITH_TIMEOUT(std::abs(dock->width() - before) <= 8,
+                                  qPrintable(QStringLiteral("%1 then %2").arg(before).arg(dock->width())),
+                                  5000);
+    }
+};
+
+QTEST_MAIN(TestDetailsNames)
+#include "tst_detailsnames.moc"
