@@ -82,8 +82,13 @@ private slots:
         const size_t slicesMid = live->document()->trace->sliceCount();
         QVERIFY(slicesMid > 0);
         QVERIFY(tl->renderer().layout().rows().size() > 1);
-        // Following: the newest data is at the right edge.
-        QVERIFY(tl->window().t1 >= boundsMid.t1 - tl->window().span() / 20);
+        // Following: the newest data is at the right edge (the bounds end 1/52 of their span after
+        // the trace, see navigationBounds), and the last steps fill the window.
+        QVERIFY(tl->window().t1 >= boundsMid.t1 - boundsMid.span() / 52 - 1);
+        const auto& steps = tl->renderer().ruler().steps();
+        QVERIFY(steps.size() >= TimelineView::kFollowSteps);
+        QVERIFY(tl->window().t0 <= steps[steps.size() - TimelineView::kFollowSteps].start);
+        QVERIFY(tl->window().span() < boundsMid.span() / 2);
         QTest::qWait(300);
         QVERIFY(w->grab().save(screenshotPath("live-midrun.png")));
 

@@ -76,9 +76,11 @@ public:
     // Live sessions (timelinelive.cpp): the document's trace grew. `grown` lists tracks with new or
     // longer slices; structureChanged when tracks, counters or nesting levels were added. Keeps the
     // window, scroll and selection; while following, the window slides to keep the newest data in
-    // view at the current zoom. Scrolling or zooming away from the end stops following; coming back
-    // to the end resumes it.
+    // view: the last steps (kFollowSteps) when the run has steps, else at the current zoom. Scrolling or
+    // zooming away from the end stops following; coming back to the end resumes it.
     void documentGrew(const std::vector<TrackId>& grown, bool structureChanged);
+    // Following a run with steps shows its last kFollowSteps steps and the one in progress.
+    static constexpr size_t kFollowSteps = 3;
     void setFollow(bool follow);
     bool follow() const { return m_follow; }
 
@@ -123,6 +125,7 @@ private:
     std::vector<TrackId> m_rangeTracks;
     int m_matchIndex = -1;
     bool m_follow = false;
+    TimeWindow m_followWindow; // the last window following set (the view may end short of the bounds)
 
     Drag m_drag = Drag::None;
     QPoint m_pressPos;
