@@ -8,13 +8,16 @@
 #include "ui/panels/operatorpanel.h"
 #include "ui/timeline/timelinemetrics.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/util/theme.h"
 
 #include <QAction>
 #include <QChart>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QImage>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSettings>
@@ -134,6 +137,10 @@ private slots:
         MemoryChartView* chart = memory->chartView();
         QTRY_VERIFY_WITH_TIMEOUT(chart->isVisible() && chart->height() > 0, 5000);
         QCoreApplication::processEvents();
+        QString dir = qEnvironmentVariable("KS_SCREENSHOT_DIR");
+        if (dir.isEmpty()) dir = QStringLiteral(KS_BINARY_DIR "/tests/screenshots");
+        QDir().mkpath(dir);
+        QVERIFY(o.window->grab().save(dir + QStringLiteral("/first-open-memory-tab.png")));
         const QRectF plot = chart->chart()->plotArea();
         QStringList labels;
         const QList<QGraphicsItem*> items = chart->scene()->items();
@@ -241,6 +248,49 @@ private slots:
             if (++streams == 3) break;
         }
         QVERIFY(streams > 0);
+    }
+
+    // The default layout in both schemes, saved to $KS_SCREENSHOT_DIR (or the build tree) for a
+    // look; the whole window follows the scheme (no light panel left in the dark one).
+    void defaultLayoutScreenshotsInLightAndDark_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("shot");
+        QTest::newRow("h100 qwen") << QString::fromLatin1(kQwen) << QStringLiteral("h100-qwen");
+        QTest::newRow("mi300 ddp") << QString::fromLatin1(kMi300) << QStringLiteral("mi300-ddp");
+        QTest::newRow("b200 eager") << QStringLiteral(
+                                           "AMD-AGI_TraceLens__tests__traces__b200__eager_trace.json.gz")
+                                    << QStringLiteral("b200-eager");
+    }
+    void defaultLayoutScreenshotsInLightAndDark()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, shot);
+        QString dir = qEnvironmentVariable("KS_SCREENSHOT_DIR");
+        if (dir.isEmpty()) dir = QStringLiteral(KS_BINARY_DIR "/tests/screenshots");
+        QDir().mkpath(dir);
+        for (const bool dark : {false, true}) {
+            Theme::instance().setScheme(dark ? Theme::Scheme::Dark : Theme::Scheme::Light);
+            test::OpenedWindow o = open(file.toLatin1().constData());
+            QVERIFY(o.doc);
+            o.window->resize(1600, 1000);
+            QTest::qWait(200);
+            const QImage img = o.window->grab().toImage();
+            QVERIFY(
+                img.save(dir + QStringLiteral("/first-open-%1-%2.png").arg(shot, dark ? u"dark" : u"light")));
+            // Mean lightness of the docks' area (right column and bottom band).
+            double sum = 0;
+            int n = 0;
+            for (int y = img.height() * 3 / 4; y < img.height() - 30; y += 5)
+                for (int x = 0; x < img.width(); x += 5, ++n)
+                    sum += QColor(img.pixel(x, y)).lightnessF();
+            for (int y = 60; y < img.height() * 3 / 4; y += 5)
+                for (int x = img.width() * 4 / 5; x < img.width(); x += 5, ++n)
+                    sum += QColor(img.pixel(x, y)).lightnessF();
+            const double mean = sum / n;
+            QVERIFY2(dark ? mean < 0.4 : mean > 0.6, qPrintable(QString::number(mean)));
+        }
+        Theme::instance().setScheme(Theme::Scheme::System);
     }
 
     void unfoldingAStackIsRememberedForTheNextTrace()

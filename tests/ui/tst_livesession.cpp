@@ -135,7 +135,10 @@ private slots:
         QVERIFY(!tl->follow());
         QCOMPARE(tl->window(), back);
         tl->setFollow(true);
-        QVERIFY(tl->window().t1 >= tl->bounds().t1 - 1);
+        // Back at the end: the last steps up to the trace's end (1/52 of the bounds before theirs).
+        QVERIFY(tl->window().t1 >= tl->bounds().t1 - tl->bounds().span() / 52 - 1);
+        const auto& steps = tl->renderer().ruler().steps();
+        QVERIFY(tl->window().t0 <= steps.back().start);
         live->stop();
         QSignalSpy finished(live, &LiveController::finished);
         QVERIFY(finished.wait(60000));

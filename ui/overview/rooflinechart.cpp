@@ -1,5 +1,6 @@
 #include "ui/overview/rooflinechart.h"
 
+#include "ui/util/charttheme.h"
 #include "ui/util/theme.h"
 
 #include <QChart>
@@ -31,6 +32,7 @@ RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
     setChart(c);
+    followThemeInChart(this);
     setRenderHint(QPainter::Antialiasing, true);
 }
 

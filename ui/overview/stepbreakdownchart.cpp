@@ -1,5 +1,6 @@
 #include "ui/overview/stepbreakdownchart.h"
 
+#include "ui/util/charttheme.h"
 #include "ui/util/theme.h"
 
 #include <QBarCategoryAxis>
@@ -65,6 +66,7 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(parent)
     m_series->attachAxis(m_axisX);
     m_series->attachAxis(m_axisY);
     setChart(c);
+    followThemeInChart(this);
     setRenderHint(QPainter::Antialiasing, true);
     connect(m_series, &QStackedBarSeries::clicked, this, [this](int index, QBarSet*) {
         if (index < 0 || size_t(index) >= m_spans.size()) return;
