@@ -102,6 +102,14 @@ void MainWindow::addLayoutActions(QMenu* view)
     lock->setCheckable(true);
     lock->setChecked(m_panelsLocked);
     connect(lock, &QAction::toggled, this, &MainWindow::setPanelsLocked);
+    QAction* unfold = view->addAction(QStringLiteral("Unfold &Python Stacks"));
+    unfold->setObjectName(QStringLiteral("unfoldStacksAction"));
+    unfold->setCheckable(true);
+    unfold->setChecked(TimelineView::stacksUnfoldedByDefault());
+    connect(unfold, &QAction::triggered, m_timeline, &TimelineView::setAllStacksUnfolded);
+    // A click on a thread's label changes the remembered choice too.
+    connect(view, &QMenu::aboutToShow, unfold,
+            [unfold] { unfold->setChecked(TimelineView::stacksUnfoldedByDefault()); });
 }
 
 void MainWindow::applyDefaultProportions()
