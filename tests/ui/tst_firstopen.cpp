@@ -324,8 +324,14 @@ private slots:
                     QVERIFY(r.stackUnfolded);
                 }
             QVERIFY(any);
-            o.window->timeline()->setAllStacksUnfolded(false);
+            // View > Unfold Python Stacks, checked since the click above, folds them all again.
+            auto* unfold = o.window->findChild<QAction*>(QStringLiteral("unfoldStacksAction"));
+            QVERIFY(unfold);
+            QVERIFY(unfold->isChecked());
+            unfold->trigger();
             QVERIFY(!TimelineView::stacksUnfoldedByDefault());
+            for (const TrackLayout::Row& r : o.window->timeline()->renderer().layout().rows())
+                QVERIFY(!r.stackUnfolded);
         }
     }
 };
