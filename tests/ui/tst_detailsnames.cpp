@@ -10,6 +10,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include <QClipboard>
+#include <QDir>
 #include <QDockWidget>
 #include <QFontMetrics>
 #include <QGuiApplication>
@@ -108,6 +109,10 @@ private slots:
         QVERIFY2(text.indexOf(QStringLiteral("Duration")) < 400, qPrintable(text.left(600)));
         // The raw name is still there, at the end, for whoever needs it.
         QVERIFY(panel->toPlainText().contains(QStringLiteral("Mangled name")));
+        QString dir = qEnvironmentVariable("KS_SCREENSHOT_DIR");
+        if (dir.isEmpty()) dir = QStringLiteral(KS_BINARY_DIR "/tests/screenshots");
+        QDir().mkpath(dir);
+        QVERIFY(o.window->grab().save(dir + QStringLiteral("/details-long-kernel-name.png")));
         emit panel->anchorClicked(QUrl(QStringLiteral("ks-copy:name")));
         QCOMPARE(QGuiApplication::clipboard()->text(), full);
     }
