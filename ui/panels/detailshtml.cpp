@@ -159,9 +159,13 @@ QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r, int nameWidth)
         QFont f;
         f.setPixelSize(13);
         const QFontMetrics fm(f);
-        // Too long: the function's own name, then its end if even that does not fit.
-        if (fm.horizontalAdvance(shown) > nameWidth)
-            shown = fm.elidedText(shortName(name), Qt::ElideLeft, nameWidth);
+        // Too long: without template arguments, then without namespaces, then cut at the end.
+        if (fm.horizontalAdvance(shown) > nameWidth) shown = shortName(name);
+        if (fm.horizontalAdvance(shown) > nameWidth) {
+            const qsizetype last = shown.lastIndexOf(QStringLiteral("::"));
+            if (last >= 0) shown = shown.mid(last + 2);
+            shown = fm.elidedText(shown, Qt::ElideRight, nameWidth);
+        }
     }
     html += QStringLiteral("<p class='name'><a href='ks-name' style='color:%1'>%2</a>")
                 .arg(pal.text.name(), esc(shown));
