@@ -57,36 +57,40 @@ ScheduleDriver::ScheduleDriver(Hooks hooks)
 void ScheduleDriver::start()
 {
     transit(ProfilerAction::None, m_current);
-    if (m_recordSteps && m_hooks.openStep) {
-        m_hooks.openStep(m_stepNum);
-        m_stepOpen = true;
-    }
+    openStep();
 }
 
 void ScheduleDriver::step()
 {
-    if (m_stepOpen) {
-        call(m_hooks.closeStep);
-        m_stepOpen = false;
-    }
+    closeStep();
     const ProfilerAction prev = m_current;
     ++m_stepNum;
     m_current = m_schedule(m_stepNum);
     transit(prev, m_current);
     // Newer torch names the marker after the step being entered; 1.13 reused the previous number.
+    openStep();
+}
+
+void ScheduleDriver::stop()
+{
+    closeStep();
+    transit(m_current, std::nullopt);
+}
+
+void ScheduleDriver::openStep()
+{
     if (m_recordSteps && m_hooks.openStep) {
         m_hooks.openStep(m_stepNum);
         m_stepOpen = true;
     }
 }
 
-void ScheduleDriver::stop()
+void ScheduleDriver::closeStep()
 {
     if (m_stepOpen) {
         call(m_hooks.closeStep);
         m_stepOpen = false;
     }
-    transit(m_current, std::nullopt);
 }
 
 // torch's action_map: what runs when the action changes from prev to cur (nullopt = stop()).
