@@ -1,5 +1,6 @@
 #include "core/io/bytesource.h"
 #include "core/util/atomicfile.h"
+#include "testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,23 +19,9 @@ using namespace ks;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-QStringList entriesOf(const QString& dir)
-{
-    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-}
+using test::entriesOf;
+using test::readAll;
+using test::writeFile;
 
 // Text that compresses like a trace but not trivially: repeated structure, varying numbers.
 std::string sampleText(size_t bytes)
@@ -302,19 +289,14 @@ private slots:
     {
         const QString dir = freshDir();
         writeFile(dir + "/out.json", "old");
-        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0555) == 0);
-        const QByteArray probe = QFile::encodeName(dir + "/probe");
-        const int fd = ::open(probe.constData(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-        if (fd >= 0) {
-            ::close(fd);
-            ::unlink(probe.constData());
-            ::chmod(QFile::encodeName(dir).constData(), 0755);
+        QVERIFY(test::setWritable(dir, false));
+        if (test::readOnlyIgnored(dir)) {
             QSKIP("directory permissions do not apply to this user (root); the size-limit and rename cases "
                   "cover failures that do");
         }
         AtomicFile f((dir + "/out.json").toStdString());
         const bool opened = f.open();
-        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        test::setWritable(dir, true);
         QVERIFY(!opened);
         QVERIFY2(f.error().find("Permission denied") != std::string::npos, f.error().c_str());
         QCOMPARE(readAll(dir + "/out.json"), QByteArray("old"));

@@ -3,6 +3,7 @@
 // failure is a one-line error naming where, every recovery a visible warning.
 
 #include "core/io/tracereader.h"
+#include "loadmessages.h"
 #include "readertestutil.h"
 
 #include <QTemporaryDir>
@@ -13,17 +14,8 @@ using namespace ks;
 
 namespace {
 
-bool oneLine(const std::string& s)
-{
-    return !s.empty() && s.find('\n') == std::string::npos;
-}
-
-bool hasWarning(const LoadResult& r, const std::string& part)
-{
-    for (const auto& w : r.warnings)
-        if (w.find(part) != std::string::npos) return true;
-    return false;
-}
+using test::hasWarning;
+using test::oneLine;
 
 std::string lineColumn(std::string_view text, size_t offset)
 {

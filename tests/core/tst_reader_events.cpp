@@ -3,6 +3,7 @@
 // the cancel flag and progress callback. Expected values are worked out by hand from the fixtures.
 
 #include "core/io/tracereader.h"
+#include "loadmessages.h"
 #include "readertestutil.h"
 #include "tracedigest.h"
 
@@ -13,6 +14,8 @@
 using namespace ks;
 
 namespace {
+
+using test::hasWarning;
 
 std::string wrap(const std::string& events)
 {
@@ -28,13 +31,6 @@ const Track* findTrack(const Trace& t, int64_t pid, int64_t tid, TrackKind kind)
             return &tr;
     }
     return nullptr;
-}
-
-bool hasWarning(const LoadResult& r, const std::string& part)
-{
-    for (const auto& w : r.warnings)
-        if (w.find(part) != std::string::npos) return true;
-    return false;
 }
 
 std::string sliceName(const Trace& t, const SliceTrack& st, size_t row)

@@ -1,6 +1,7 @@
 #include "core/analysis/summary/summaryreport.h"
 #include "core/io/tracereader.h"
 #include "core/io/tracewriter.h"
+#include "testfiles.h"
 #include "tracecompare.h"
 
 #include <QDir>
@@ -10,20 +11,14 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-#include <fcntl.h>
 #include <limits>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace ks;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using test::entriesOf;
+using test::readAll;
 
 std::string toStd(const QString& s)
 {
@@ -37,12 +32,6 @@ std::string joined(const std::vector<std::string>& lines)
     for (const auto& l : lines)
         s += l + "\n";
     return s;
-}
-
-// Everything in a directory except "." and "..", hidden files included (temporary files are).
-QStringList entriesOf(const QString& dir)
-{
-    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
 }
 
 std::string writeToString(const Trace& trace, SaveResult* result = nullptr)
@@ -329,11 +318,7 @@ private slots:
         QVERIFY(a.ok());
         const QString target = m_tmp.filePath("cancel/out.json");
         QVERIFY(QDir().mkpath(m_tmp.filePath("cancel")));
-        {
-            QFile f(target);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("old");
-        }
+        test::writeFile(target, "old");
         std::atomic<bool> cancel{true};
         SaveOptions o;
         o.cancel = &cancel;
@@ -408,23 +393,14 @@ private slots:
         const QString dir = m_tmp.filePath("readonly");
         QVERIFY(QDir().mkpath(dir));
         const QString target = dir + "/out.json";
-        {
-            QFile f(target);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("old");
-        }
-        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0555) == 0);
-        const QByteArray probe = QFile::encodeName(dir + "/probe");
-        const int fd = ::open(probe.constData(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-        if (fd >= 0) {
-            ::close(fd);
-            ::unlink(probe.constData());
-            ::chmod(QFile::encodeName(dir).constData(), 0755);
+        test::writeFile(target, "old");
+        QVERIFY(test::setWritable(dir, false));
+        if (test::readOnlyIgnored(dir)) {
             QSKIP("directory permissions do not apply to this user (root); tst_atomicfile covers failures "
                   "that do");
         }
         const SaveResult r = saveTraceFile(*a.trace, toStd(target));
-        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        test::setWritable(dir, true);
         QVERIFY(!r.ok);
         QVERIFY2(r.error.find("Permission denied") != std::string::npos, r.error.c_str());
         QCOMPARE(readAll(target), QByteArray("old"));
@@ -438,11 +414,7 @@ private slots:
         const QString dir = m_tmp.filePath("replace");
         QVERIFY(QDir().mkpath(dir));
         const QString target = dir + "/out.json";
-        {
-            QFile f(target);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("old");
-        }
+        test::writeFile(target, "old");
         const SaveResult r = saveTraceFile(*a.trace, toStd(target));
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(readAll(target), QByteArray::fromStdString(writeToString(*a.trace)));
