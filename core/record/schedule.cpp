@@ -118,6 +118,11 @@ void ScheduleDriver::transit(ProfilerAction prev, std::optional<ProfilerAction> 
     }
     const A c = *cur;
     switch (prev) {
+    case A::RecordAndSave:
+        // The window is saved, then the next one begins as from NONE.
+        call(m_hooks.stop);
+        call(m_hooks.ready);
+        [[fallthrough]];
     case A::None:
         if (c == A::Warmup) {
             call(m_hooks.prepare);
@@ -142,16 +147,6 @@ void ScheduleDriver::transit(ProfilerAction prev, std::optional<ProfilerAction> 
         } else if (c == A::Warmup) {
             warn("Incorrect schedule: RECORD followed by WARMUP");
             call(m_hooks.stop);
-        }
-        break;
-    case A::RecordAndSave:
-        call(m_hooks.stop);
-        call(m_hooks.ready);
-        if (c == A::Warmup) {
-            call(m_hooks.prepare);
-        } else if (c == A::Record || c == A::RecordAndSave) {
-            call(m_hooks.prepare);
-            call(m_hooks.start);
         }
         break;
     }
