@@ -88,7 +88,7 @@ private slots:
         QCOMPARE(::symlink(elsewhere.c_str(), link.c_str()), 0);
         // ".." out of the window directory, to a valid window file.
         const std::string up =
-            dir + "/../" + outside.path().section('/', -1).toStdString() + "/elsewhere.json";
+            dir + "/../" + outside.path().section(u'/', -1).toStdString() + "/elsewhere.json";
         QVERIFY(QFileInfo::exists(QString::fromStdString(up)));
 
         Trace t;

@@ -66,7 +66,7 @@ INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1, 1, 4096, 12500, 12800, 0, 7, 1
 
 std::string makeDb(const QTemporaryDir& dir, const char* name, const std::string& sql)
 {
-    const std::string path = dir.filePath(name).toStdString();
+    const std::string path = dir.filePath(QString::fromUtf8(name)).toStdString();
     sqlite3* db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) qFatal("cannot create %s", path.c_str());
     char* err = nullptr;

@@ -12,6 +12,7 @@
 #include <atomic>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -376,7 +377,7 @@ private slots:
         const std::string text = test::synthTrace(3 << 20, false);
         const std::string data = gzip ? test::gzipString(text) : text;
         QTemporaryDir dir;
-        const std::string path = (dir.path() + "/t.json").toStdString();
+        const std::string path = dir.filePath(u"t.json"_s).toStdString();
         {
             FILE* f = std::fopen(path.c_str(), "wb");
             QVERIFY(f);
