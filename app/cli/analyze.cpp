@@ -1,3 +1,4 @@
+#include "app/cli/argreader.h"
 #include "app/cli/commands.h"
 #include "app/cli/loadtrace.h"
 #include "core/analysis/overview/overview.h"
@@ -5,6 +6,7 @@
 #include "core/analysis/overview/reportexport.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/io/tracereader.h"
+#include "core/util/textescape.h"
 
 #include <charconv>
 #include <cstdio>
@@ -58,16 +60,9 @@ int runAnalyze(const Args& args)
     int64_t stepA = 0, stepB = 0;
     size_t rowLimit = 15;
     std::optional<DevicePeak> peak;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& out) {
-            if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "kinetoscope analyze: %s needs a value\n", a.c_str());
-                return false;
-            }
-            out = args[++i];
-            return true;
-        };
+    ArgReader in("analyze", args);
+    while (in.next()) {
+        const std::string& a = in.arg();
         std::string v;
         if (a == "--help" || a == "-h") {
             std::fputs(kUsage, stdout);
@@ -75,39 +70,30 @@ int runAnalyze(const Args& args)
         } else if (a == "--json") {
             json = true;
         } else if (a == "--csv") {
-            if (!value(csvDir)) return 2;
+            if (!in.value(csvDir)) return 2;
         } else if (a == "--steps") {
-            if (!value(v)) return 2;
+            if (!in.value(v)) return 2;
             if (!parseSteps(v, stepA, stepB)) {
-                std::fprintf(stderr, "kinetoscope analyze: --steps needs A-B (step numbers), got '%s'\n",
-                             v.c_str());
+                in.invalid("A-B (step numbers)", v);
                 return 2;
             }
             steps = true;
         } else if (a == "--device-peak") {
-            if (!value(v)) return 2;
+            if (!in.value(v)) return 2;
             DevicePeak p;
             std::string why;
             if (!applyDevicePeakOverride(v, p, why)) {
-                std::fprintf(stderr, "kinetoscope analyze: --device-peak: %s\n", why.c_str());
+                std::fprintf(stderr, "kinetoscope analyze: --device-peak: %s\n", escapeText(why).c_str());
                 return 2;
             }
             peak = p;
         } else if (a == "--row-limit") {
-            if (!value(v)) return 2;
-            const auto r = std::from_chars(v.data(), v.data() + v.size(), rowLimit);
-            if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
-                std::fprintf(stderr, "kinetoscope analyze: --row-limit needs a count, got '%s'\n", v.c_str());
-                return 2;
-            }
+            if (!in.number(rowLimit, "a count")) return 2;
         } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "kinetoscope analyze: unknown option '%s'\n", a.c_str());
+            in.unknownOption();
             std::fputs(kUsage, stderr);
             return 2;
-        } else if (path.empty()) {
-            path = a;
-        } else {
-            std::fprintf(stderr, "kinetoscope analyze: more than one trace given\n");
+        } else if (!in.path(path)) {
             return 2;
         }
     }

@@ -1,3 +1,4 @@
+#include "app/cli/argreader.h"
 #include "app/cli/commands.h"
 #include "app/cli/loadtrace.h"
 #include "core/analysis/summary/keyaverages.h"
@@ -6,7 +7,6 @@
 #include "core/io/tracereader.h"
 #include "core/util/textescape.h"
 
-#include <charconv>
 #include <cstdio>
 #include <string>
 
@@ -68,49 +68,30 @@ int runSummary(const Args& args)
     TableOptions table;
     KeyAveragesOptions avg;
     int memory = -1, flops = -1; // -1: decide from the trace
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& out) {
-            if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "kinetoscope summary: %s needs a value\n", escapeText(a).c_str());
-                return false;
-            }
-            out = args[++i];
-            return true;
-        };
+    ArgReader in("summary", args);
+    while (in.next()) {
+        const std::string& a = in.arg();
         std::string v;
         if (a == "--help" || a == "-h") {
             usage(stdout);
             return 0;
         } else if (a == "--sort-by") {
-            if (!value(v)) return 2;
+            if (!in.value(v)) return 2;
             if (!parseSortKey(v, table.sortBy)) {
                 std::fprintf(stderr, "kinetoscope summary: unknown sort key '%s'\n", escapeText(v).c_str());
                 usage(stderr);
                 return 2;
             }
         } else if (a == "--row-limit") {
-            if (!value(v)) return 2;
-            const auto r = std::from_chars(v.data(), v.data() + v.size(), table.rowLimit);
-            if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
-                std::fprintf(stderr, "kinetoscope summary: --row-limit needs an integer, got '%s'\n",
-                             escapeText(v).c_str());
-                return 2;
-            }
+            if (!in.number(table.rowLimit, "an integer")) return 2;
         } else if (a == "--group-by-input-shape") {
             avg.groupByInputShape = true;
         } else if (a == "--group-by-stack-n") {
-            if (!value(v)) return 2;
-            const auto r = std::from_chars(v.data(), v.data() + v.size(), avg.groupByStackN);
-            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || avg.groupByStackN < 0) {
-                std::fprintf(stderr, "kinetoscope summary: --group-by-stack-n needs a count, got '%s'\n",
-                             escapeText(v).c_str());
-                return 2;
-            }
+            if (!in.number(avg.groupByStackN, "a count", 0)) return 2;
         } else if (a == "--top-level-only") {
             table.topLevelOnly = true;
         } else if (a == "--memory-units") {
-            if (!value(v)) return 2;
+            if (!in.value(v)) return 2;
             if (v == "new")
                 table.memoryUnits = pyformat::MemoryUnits::Current;
             else if (v == "legacy")
@@ -122,7 +103,7 @@ int runSummary(const Args& args)
             }
         } else if (a == "--memory" || a == "--flops") {
             bool on;
-            if (!value(v)) return 2;
+            if (!in.value(v)) return 2;
             if (!onOff(v, on)) {
                 std::fprintf(stderr, "kinetoscope summary: %s is on or off, got '%s'\n",
                              escapeText(a).c_str(), escapeText(v).c_str());
@@ -130,7 +111,7 @@ int runSummary(const Args& args)
             }
             (a == "--memory" ? memory : flops) = on ? 1 : 0;
         } else if (a == "--time-unit") {
-            if (!value(v)) return 2;
+            if (!in.value(v)) return 2;
             if (v != "s" && v != "ms" && v != "us") {
                 std::fprintf(stderr, "kinetoscope summary: --time-unit is s, ms or us, got '%s'\n",
                              escapeText(v).c_str());
@@ -138,24 +119,15 @@ int runSummary(const Args& args)
             }
             table.timeUnit = v;
         } else if (a == "--header") {
-            if (!value(v)) return 2;
+            if (!in.value(v)) return 2;
             table.header = v;
         } else if (a == "--threads") {
-            if (!value(v)) return 2;
-            const auto r = std::from_chars(v.data(), v.data() + v.size(), avg.threads);
-            if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
-                std::fprintf(stderr, "kinetoscope summary: --threads needs a count, got '%s'\n",
-                             escapeText(v).c_str());
-                return 2;
-            }
+            if (!in.number(avg.threads, "a count")) return 2;
         } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "kinetoscope summary: unknown option '%s'\n", escapeText(a).c_str());
+            in.unknownOption();
             usage(stderr);
             return 2;
-        } else if (path.empty()) {
-            path = a;
-        } else {
-            std::fprintf(stderr, "kinetoscope summary: more than one trace given\n");
+        } else if (!in.path(path)) {
             return 2;
         }
     }

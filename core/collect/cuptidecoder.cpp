@@ -198,6 +198,18 @@ double bandwidth(uint64_t bytes, int64_t durNs)
     return double(bytes) / double(durNs); // bytes per ns = GB/s
 }
 
+// An activity of the given kind over the record's start and end.
+template <typename RecordLayout>
+CuptiDecoder::Decoded span(const uint8_t* r, const RecordLayout& L, DeviceActivity::Kind kind)
+{
+    CuptiDecoder::Decoded d;
+    d.type = CuptiDecoder::Decoded::Type::Activity;
+    d.activity.kind = kind;
+    d.activity.startNs = int64_t(field<uint64_t>(r, L.start));
+    d.activity.endNs = int64_t(field<uint64_t>(r, L.end));
+    return d;
+}
+
 } // namespace
 
 bool CuptiDecoder::setVersion(uint32_t v, std::string& why)
@@ -284,12 +296,8 @@ CuptiDecoder::Decoded CuptiDecoder::decode(const uint8_t* r)
 CuptiDecoder::Decoded CuptiDecoder::kernel(const uint8_t* r)
 {
     const auto& L = m_layout->kernel;
-    Decoded d;
-    d.type = Decoded::Type::Activity;
+    Decoded d = span(r, L, DeviceActivity::Kind::Kernel);
     DeviceActivity& a = d.activity;
-    a.kind = DeviceActivity::Kind::Kernel;
-    a.startNs = int64_t(field<uint64_t>(r, L.start));
-    a.endNs = int64_t(field<uint64_t>(r, L.end));
     const uint32_t device = field<uint32_t>(r, L.device);
     const uint32_t context = field<uint32_t>(r, L.context);
     a.device = int32_t(device);
@@ -348,12 +356,8 @@ template <typename RecordLayout>
 CuptiDecoder::Decoded CuptiDecoder::transfer(const uint8_t* r, const RecordLayout& L,
                                              DeviceActivity::Kind kind, std::string name)
 {
-    Decoded d;
-    d.type = Decoded::Type::Activity;
+    Decoded d = span(r, L, kind);
     DeviceActivity& a = d.activity;
-    a.kind = kind;
-    a.startNs = int64_t(field<uint64_t>(r, L.start));
-    a.endNs = int64_t(field<uint64_t>(r, L.end));
     const uint32_t device = field<uint32_t>(r, L.device);
     const uint32_t context = field<uint32_t>(r, L.context);
     noteContext(context, device);
@@ -395,12 +399,8 @@ CuptiDecoder::Decoded CuptiDecoder::api(const uint8_t* r, bool driver)
     const uint32_t cbid = field<uint32_t>(r, L.cbid);
     const std::string& name = callName(driver, cbid);
     if (noisyCall(name)) return {};
-    Decoded d;
-    d.type = Decoded::Type::Activity;
+    Decoded d = span(r, L, driver ? DeviceActivity::Kind::Driver : DeviceActivity::Kind::Runtime);
     DeviceActivity& a = d.activity;
-    a.kind = driver ? DeviceActivity::Kind::Driver : DeviceActivity::Kind::Runtime;
-    a.startNs = int64_t(field<uint64_t>(r, L.start));
-    a.endNs = int64_t(field<uint64_t>(r, L.end));
     a.hostTid = field<uint32_t>(r, L.threadId);
     a.correlation = field<uint32_t>(r, L.correlation);
     a.name = name;
@@ -426,12 +426,8 @@ CuptiDecoder::Decoded CuptiDecoder::external(const uint8_t* r)
 CuptiDecoder::Decoded CuptiDecoder::sync(const uint8_t* r)
 {
     const auto& L = m_layout->sync;
-    Decoded d;
-    d.type = Decoded::Type::Activity;
+    Decoded d = span(r, L, DeviceActivity::Kind::Sync);
     DeviceActivity& a = d.activity;
-    a.kind = DeviceActivity::Kind::Sync;
-    a.startNs = int64_t(field<uint64_t>(r, L.start));
-    a.endNs = int64_t(field<uint64_t>(r, L.end));
     a.correlation = field<uint32_t>(r, L.correlation);
     const uint32_t context = field<uint32_t>(r, L.context);
     const uint32_t stream = field<uint32_t>(r, L.stream);
@@ -456,12 +452,8 @@ CuptiDecoder::Decoded CuptiDecoder::sync(const uint8_t* r)
 CuptiDecoder::Decoded CuptiDecoder::overhead(const uint8_t* r)
 {
     const auto& L = m_layout->overhead;
-    Decoded d;
-    d.type = Decoded::Type::Activity;
+    Decoded d = span(r, L, DeviceActivity::Kind::Overhead);
     DeviceActivity& a = d.activity;
-    a.kind = DeviceActivity::Kind::Overhead;
-    a.startNs = int64_t(field<uint64_t>(r, L.start));
-    a.endNs = int64_t(field<uint64_t>(r, L.end));
     a.name = overheadName(field<uint32_t>(r, L.kind));
     a.ownArgs = true;
     return d;

@@ -57,36 +57,40 @@ ScheduleDriver::ScheduleDriver(Hooks hooks)
 void ScheduleDriver::start()
 {
     transit(ProfilerAction::None, m_current);
-    if (m_recordSteps && m_hooks.openStep) {
-        m_hooks.openStep(m_stepNum);
-        m_stepOpen = true;
-    }
+    openStep();
 }
 
 void ScheduleDriver::step()
 {
-    if (m_stepOpen) {
-        call(m_hooks.closeStep);
-        m_stepOpen = false;
-    }
+    closeStep();
     const ProfilerAction prev = m_current;
     ++m_stepNum;
     m_current = m_schedule(m_stepNum);
     transit(prev, m_current);
     // Newer torch names the marker after the step being entered; 1.13 reused the previous number.
+    openStep();
+}
+
+void ScheduleDriver::stop()
+{
+    closeStep();
+    transit(m_current, std::nullopt);
+}
+
+void ScheduleDriver::openStep()
+{
     if (m_recordSteps && m_hooks.openStep) {
         m_hooks.openStep(m_stepNum);
         m_stepOpen = true;
     }
 }
 
-void ScheduleDriver::stop()
+void ScheduleDriver::closeStep()
 {
     if (m_stepOpen) {
         call(m_hooks.closeStep);
         m_stepOpen = false;
     }
-    transit(m_current, std::nullopt);
 }
 
 // torch's action_map: what runs when the action changes from prev to cur (nullopt = stop()).
@@ -114,6 +118,11 @@ void ScheduleDriver::transit(ProfilerAction prev, std::optional<ProfilerAction> 
     }
     const A c = *cur;
     switch (prev) {
+    case A::RecordAndSave:
+        // The window is saved, then the next one begins as from NONE.
+        call(m_hooks.stop);
+        call(m_hooks.ready);
+        [[fallthrough]];
     case A::None:
         if (c == A::Warmup) {
             call(m_hooks.prepare);
@@ -138,16 +147,6 @@ void ScheduleDriver::transit(ProfilerAction prev, std::optional<ProfilerAction> 
         } else if (c == A::Warmup) {
             warn("Incorrect schedule: RECORD followed by WARMUP");
             call(m_hooks.stop);
-        }
-        break;
-    case A::RecordAndSave:
-        call(m_hooks.stop);
-        call(m_hooks.ready);
-        if (c == A::Warmup) {
-            call(m_hooks.prepare);
-        } else if (c == A::Record || c == A::RecordAndSave) {
-            call(m_hooks.prepare);
-            call(m_hooks.start);
         }
         break;
     }

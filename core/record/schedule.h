@@ -61,6 +61,9 @@ public:
 
 private:
     void transit(ProfilerAction prev, std::optional<ProfilerAction> cur);
+    // The ProfilerStep#N marker of the current step.
+    void openStep();
+    void closeStep();
     void call(const std::function<void()>& f)
     {
         if (f) f();

@@ -131,24 +131,16 @@ void appendJsonDouble(std::string& out, double d)
 
 void appendMicros(std::string& out, int64_t ns)
 {
+    // The magnitude in unsigned, so INT64_MIN does not overflow.
+    uint64_t u = uint64_t(ns);
     if (ns < 0) {
         out.push_back('-');
-        // Avoid overflow on INT64_MIN by working in unsigned.
-        const uint64_t u = uint64_t(0) - uint64_t(ns);
-        char buf[32];
-        auto res = std::to_chars(buf, buf + sizeof buf, u / 1000);
-        out.append(buf, res.ptr);
-        const unsigned frac = unsigned(u % 1000);
-        out.push_back('.');
-        out.push_back(char('0' + frac / 100));
-        out.push_back(char('0' + frac / 10 % 10));
-        out.push_back(char('0' + frac % 10));
-        return;
+        u = uint64_t(0) - u;
     }
     char buf[32];
-    auto res = std::to_chars(buf, buf + sizeof buf, ns / 1000);
+    auto res = std::to_chars(buf, buf + sizeof buf, u / 1000);
     out.append(buf, res.ptr);
-    const unsigned frac = unsigned(ns % 1000);
+    const unsigned frac = unsigned(u % 1000);
     out.push_back('.');
     out.push_back(char('0' + frac / 100));
     out.push_back(char('0' + frac / 10 % 10));

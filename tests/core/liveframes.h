@@ -5,6 +5,7 @@
 #include "core/live/frames.h"
 #include "core/live/framestream.h"
 #include "core/live/liveingest.h"
+#include "core/record/recordtypes.h"
 
 #include <string>
 #include <utility>
@@ -33,6 +34,21 @@ inline std::string helloFrames(uint32_t pid, const std::vector<std::pair<uint32_
     h.program = "target";
     live::encodeHello(b, h);
     live::encodeStrings(b, strings);
+    return b;
+}
+
+// A record as a target's recorder sends it: time, type, name id and its two values.
+inline live::WireRecord wireRecord(int64_t t, record::RecordType type, uint32_t name = 0, uint64_t a = 0,
+                                   int64_t b = 0)
+{
+    return live::WireRecord{t, uint8_t(type), 0, 0, name, a, b};
+}
+
+// An Events frame of thread tid.
+inline std::string eventFrames(uint64_t tid, const std::vector<live::WireRecord>& records)
+{
+    std::string b;
+    live::encodeEvents(b, tid, records.data(), uint32_t(records.size()));
     return b;
 }
 

@@ -1,5 +1,6 @@
 #include "core/io/bytesource.h"
 #include "core/util/atomicfile.h"
+#include "testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,26 +16,13 @@
 #include <unistd.h>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-QStringList entriesOf(const QString& dir)
-{
-    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-}
+using test::entriesOf;
+using test::readAll;
+using test::writeFile;
 
 // Text that compresses like a trace but not trivially: repeated structure, varying numbers.
 std::string sampleText(size_t bytes)
@@ -106,7 +94,7 @@ private slots:
     void targetChangesOnlyAtCommit()
     {
         const QString dir = freshDir();
-        const QString target = dir + "/out.json";
+        const QString target = dir + u"/out.json"_s;
         writeFile(target, "old");
         AtomicFile f(target.toStdString());
         QVERIFY2(f.open(), f.error().c_str());
@@ -119,7 +107,7 @@ private slots:
         QVERIFY(QFile::exists(QString::fromStdString(f.tempPath())));
         QVERIFY2(f.commit(), f.error().c_str());
         QCOMPARE(readAll(target), QByteArray::fromStdString(text));
-        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(entriesOf(dir), QStringList{u"out.json"_s});
         QCOMPARE(f.bytesIn(), uint64_t(text.size()));
         QCOMPARE(f.bytesOut(), uint64_t(text.size()));
     }
@@ -127,7 +115,7 @@ private slots:
     void newFileGetsOrdinaryPermissions()
     {
         const QString dir = freshDir();
-        const QString target = dir + "/new.json";
+        const QString target = dir + u"/new.json"_s;
         const mode_t mask = ::umask(022);
         AtomicFile f(target.toStdString());
         QVERIFY(f.open() && f.write("{}") && f.commit());
@@ -140,7 +128,7 @@ private slots:
     void replacedFileKeepsPermissions()
     {
         const QString dir = freshDir();
-        const QString target = dir + "/private.json";
+        const QString target = dir + u"/private.json"_s;
         writeFile(target, "old");
         QCOMPARE(::chmod(QFile::encodeName(target).constData(), 0600), 0);
         AtomicFile f(target.toStdString());
@@ -154,20 +142,20 @@ private slots:
     void symlinkIsWrittenThrough()
     {
         const QString dir = freshDir();
-        QVERIFY(QDir().mkpath(dir + "/real"));
-        writeFile(dir + "/real/trace.json", "old");
-        QVERIFY(QFile::link(dir + "/real/trace.json", dir + "/link.json"));
-        AtomicFile f((dir + "/link.json").toStdString());
+        QVERIFY(QDir().mkpath(dir + u"/real"_s));
+        writeFile(dir + u"/real/trace.json"_s, "old");
+        QVERIFY(QFile::link(dir + u"/real/trace.json"_s, dir + u"/link.json"_s));
+        AtomicFile f(QString(dir + u"/link.json"_s).toStdString());
         QVERIFY(f.open() && f.write("new") && f.commit());
-        QVERIFY(QFileInfo(dir + "/link.json").isSymLink());
-        QCOMPARE(readAll(dir + "/real/trace.json"), QByteArray("new"));
-        QCOMPARE(entriesOf(dir + "/real"), QStringList{"trace.json"});
+        QVERIFY(QFileInfo(dir + u"/link.json"_s).isSymLink());
+        QCOMPARE(readAll(dir + u"/real/trace.json"_s), QByteArray("new"));
+        QCOMPARE(entriesOf(dir + u"/real"_s), QStringList{u"trace.json"_s});
     }
 
     void destroyingWithoutCommitDiscards()
     {
         const QString dir = freshDir();
-        const QString target = dir + "/out.json";
+        const QString target = dir + u"/out.json"_s;
         writeFile(target, "old");
         {
             AtomicFile f(target.toStdString());
@@ -175,7 +163,7 @@ private slots:
             QVERIFY(f.write(sampleText(100000)));
         }
         QCOMPARE(readAll(target), QByteArray("old"));
-        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(entriesOf(dir), QStringList{u"out.json"_s});
         {
             AtomicFile f(target.toStdString());
             QVERIFY(f.open());
@@ -184,13 +172,13 @@ private slots:
             QVERIFY(!f.commit());
         }
         QCOMPARE(readAll(target), QByteArray("old"));
-        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(entriesOf(dir), QStringList{u"out.json"_s});
     }
 
     void gzipBySuffix()
     {
         const QString dir = freshDir();
-        const QString target = dir + "/out.json.gz";
+        const QString target = dir + u"/out.json.gz"_s;
         const std::string text = sampleText(5 << 20);
         AtomicFile f(target.toStdString());
         QVERIFY(f.open());
@@ -217,20 +205,20 @@ private slots:
         const QString dir = freshDir();
         AtomicFile::Options o;
         o.compression = AtomicFile::Compression::None;
-        AtomicFile plain((dir + "/a.gz").toStdString(), o);
+        AtomicFile plain(QString(dir + u"/a.gz"_s).toStdString(), o);
         QVERIFY(plain.open() && plain.write("{}") && plain.commit());
-        QCOMPARE(readAll(dir + "/a.gz"), QByteArray("{}"));
+        QCOMPARE(readAll(dir + u"/a.gz"_s), QByteArray("{}"));
         o.compression = AtomicFile::Compression::Gzip;
-        AtomicFile gz((dir + "/b.json").toStdString(), o);
+        AtomicFile gz(QString(dir + u"/b.json"_s).toStdString(), o);
         QVERIFY(gz.open() && gz.write("{}") && gz.commit());
         bool compressed = false;
-        QCOMPARE(readDecoded(dir + "/b.json", compressed), std::string("{}"));
+        QCOMPARE(readDecoded(dir + u"/b.json"_s, compressed), std::string("{}"));
         QVERIFY(compressed);
     }
 
     void missingDirectoryFails()
     {
-        const QString target = m_tmp.filePath("does/not/exist.json");
+        const QString target = m_tmp.filePath(u"does/not/exist.json"_s);
         AtomicFile f(target.toStdString());
         QVERIFY(!f.open());
         QVERIFY2(f.error().find("No such file or directory") != std::string::npos, f.error().c_str());
@@ -241,11 +229,11 @@ private slots:
     void targetThatIsADirectoryFails()
     {
         const QString dir = freshDir();
-        QVERIFY(QDir().mkpath(dir + "/sub"));
-        AtomicFile f((dir + "/sub").toStdString());
+        QVERIFY(QDir().mkpath(dir + u"/sub"_s));
+        AtomicFile f(QString(dir + u"/sub"_s).toStdString());
         QVERIFY(!f.open());
         QVERIFY(!f.error().empty());
-        QCOMPARE(entriesOf(dir), QStringList{"sub"});
+        QCOMPARE(entriesOf(dir), QStringList{u"sub"_s});
     }
 
     void writeFailureKeepsTargetAndRemovesTemp_data()
@@ -259,7 +247,7 @@ private slots:
     {
         QFETCH(QString, name);
         const QString dir = freshDir();
-        const QString target = dir + "/" + name;
+        const QString target = dir + u"/"_s + name;
         writeFile(target, "old");
         AtomicFile::Options o;
         o.gzipLevel = 1;
@@ -286,39 +274,34 @@ private slots:
     void renameFailureRemovesTemp()
     {
         const QString dir = freshDir();
-        const QString target = dir + "/out.json";
+        const QString target = dir + u"/out.json"_s;
         AtomicFile f(target.toStdString());
         QVERIFY(f.open());
         QVERIFY(f.write("data"));
         // The target turns into a non-empty directory before commit: rename() must fail.
-        QVERIFY(QDir().mkpath(target + "/keep"));
+        QVERIFY(QDir().mkpath(target + u"/keep"_s));
         QVERIFY(!f.commit());
         QVERIFY2(f.error().find("cannot replace") != std::string::npos, f.error().c_str());
-        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
-        QCOMPARE(entriesOf(target), QStringList{"keep"});
+        QCOMPARE(entriesOf(dir), QStringList{u"out.json"_s});
+        QCOMPARE(entriesOf(target), QStringList{u"keep"_s});
     }
 
     void readOnlyDirectoryFails()
     {
         const QString dir = freshDir();
-        writeFile(dir + "/out.json", "old");
-        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0555) == 0);
-        const QByteArray probe = QFile::encodeName(dir + "/probe");
-        const int fd = ::open(probe.constData(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-        if (fd >= 0) {
-            ::close(fd);
-            ::unlink(probe.constData());
-            ::chmod(QFile::encodeName(dir).constData(), 0755);
+        writeFile(dir + u"/out.json"_s, "old");
+        QVERIFY(test::setWritable(dir, false));
+        if (test::readOnlyIgnored(dir)) {
             QSKIP("directory permissions do not apply to this user (root); the size-limit and rename cases "
                   "cover failures that do");
         }
-        AtomicFile f((dir + "/out.json").toStdString());
+        AtomicFile f(QString(dir + u"/out.json"_s).toStdString());
         const bool opened = f.open();
-        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        test::setWritable(dir, true);
         QVERIFY(!opened);
         QVERIFY2(f.error().find("Permission denied") != std::string::npos, f.error().c_str());
-        QCOMPARE(readAll(dir + "/out.json"), QByteArray("old"));
-        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(readAll(dir + u"/out.json"_s), QByteArray("old"));
+        QCOMPARE(entriesOf(dir), QStringList{u"out.json"_s});
     }
 
     // kill -9 during an export leaves the temporary file behind. The next write to that directory
@@ -334,23 +317,24 @@ private slots:
         const QString dead = QString::number(child);
         const QString alive = QString::number(::getppid());
         auto make = [&](const QString& name, bool old) {
-            writeFile(dir + "/" + name, "partial");
+            writeFile(dir + u"/"_s + name, "partial");
             if (old) {
                 const struct timespec times[2] = {{::time(nullptr) - 2 * 3600, 0},
                                                   {::time(nullptr) - 2 * 3600, 0}};
-                QCOMPARE(::utimensat(AT_FDCWD, QFile::encodeName(dir + "/" + name).constData(), times, 0), 0);
+                QCOMPARE(::utimensat(AT_FDCWD, QFile::encodeName(dir + u"/"_s + name).constData(), times, 0),
+                         0);
             }
         };
-        make(".trace.json.ks-" + dead + "-abcd1234.tmp", true);    // removed
-        make(".other.json.gz.ks-" + dead + "-zz99zz99.tmp", true); // removed: any target in the dir
-        make(".recent.json.ks-" + dead + "-abcd1234.tmp", false);  // kept: may still be written
-        make(".live.json.ks-" + alive + "-abcd1234.tmp", true);    // kept: its writer runs
-        make(".foreign.json.abcd1234.tmp", true);                  // kept: no pid, maybe not ours
-        make(".odd.json.ks-" + dead + "-ABCD1234.tmp", true);      // kept: not our random part
-        make("visible.ks-" + dead + "-abcd1234.tmp", true);        // kept: not a hidden temp name
-        QVERIFY(QDir().mkpath(dir + "/.dir.json.ks-" + dead + "-abcd1234.tmp")); // kept: a directory
+        make(u".trace.json.ks-"_s + dead + u"-abcd1234.tmp"_s, true);    // removed
+        make(u".other.json.gz.ks-"_s + dead + u"-zz99zz99.tmp"_s, true); // removed: any target in the dir
+        make(u".recent.json.ks-"_s + dead + u"-abcd1234.tmp"_s, false);  // kept: may still be written
+        make(u".live.json.ks-"_s + alive + u"-abcd1234.tmp"_s, true);    // kept: its writer runs
+        make(u".foreign.json.abcd1234.tmp"_s, true);                     // kept: no pid, maybe not ours
+        make(u".odd.json.ks-"_s + dead + u"-ABCD1234.tmp"_s, true);      // kept: not our random part
+        make(u"visible.ks-"_s + dead + u"-abcd1234.tmp"_s, true);        // kept: not a hidden temp name
+        QVERIFY(QDir().mkpath(dir + u"/.dir.json.ks-"_s + dead + u"-abcd1234.tmp"_s)); // kept: a directory
 
-        AtomicFile f((dir + "/out.json").toStdString());
+        AtomicFile f(QString(dir + u"/out.json"_s).toStdString());
         QVERIFY2(f.open(), f.error().c_str());
         // Our own temporary file records our pid, so others can tell whether we still run.
         QVERIFY2(f.tempPath().find(".out.json.ks-" + std::to_string(::getpid()) + "-") != std::string::npos,
@@ -358,10 +342,10 @@ private slots:
         QVERIFY(f.write("new"));
         QVERIFY2(f.commit(), f.error().c_str());
         QStringList expected{
-            ".dir.json.ks-" + dead + "-abcd1234.tmp",    ".foreign.json.abcd1234.tmp",
-            ".live.json.ks-" + alive + "-abcd1234.tmp",  ".odd.json.ks-" + dead + "-ABCD1234.tmp",
-            ".recent.json.ks-" + dead + "-abcd1234.tmp", "out.json",
-            "visible.ks-" + dead + "-abcd1234.tmp"};
+            u".dir.json.ks-"_s + dead + u"-abcd1234.tmp"_s,    u".foreign.json.abcd1234.tmp"_s,
+            u".live.json.ks-"_s + alive + u"-abcd1234.tmp"_s,  u".odd.json.ks-"_s + dead + u"-ABCD1234.tmp"_s,
+            u".recent.json.ks-"_s + dead + u"-abcd1234.tmp"_s, u"out.json"_s,
+            u"visible.ks-"_s + dead + u"-abcd1234.tmp"_s};
         QStringList got = entriesOf(dir);
         got.sort();
         expected.sort();

@@ -9,6 +9,7 @@
 #include <thread>
 
 using namespace ks::record::bench;
+using namespace Qt::StringLiterals;
 
 class TestBenchTools : public QObject {
     Q_OBJECT
@@ -58,13 +59,14 @@ private slots:
     void csvOutput()
     {
         QTemporaryDir dir;
-        const std::string path = dir.filePath("stats.csv").toStdString();
+        const std::string path = dir.filePath(u"stats.csv"_s).toStdString();
         std::string err;
         QVERIFY(writeCsv(path, std::vector<Stats>{{0.5, 1024}, {0.25, 2048}}, {"a", "b,c"}, &err));
         QFile f(QString::fromStdString(path));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("name,time,peak_rss\na,0.5,1024\n\"b,c\",0.25,2048\n"));
-        QVERIFY(!writeCsv(dir.filePath("missing/x.csv").toStdString(), std::vector<Stats>{{1, 1}}, {}, &err));
+        QVERIFY(
+            !writeCsv(dir.filePath(u"missing/x.csv"_s).toStdString(), std::vector<Stats>{{1, 1}}, {}, &err));
         QVERIFY(!err.empty());
     }
 };

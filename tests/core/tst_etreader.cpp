@@ -7,6 +7,7 @@
 #include "core/analysis/timeline/etlinker.h"
 #include "core/io/etreader.h"
 #include "core/io/tracereader.h"
+#include "loadmessages.h"
 
 #include <QTest>
 #include <fstream>
@@ -16,15 +17,12 @@ using namespace ks;
 
 namespace {
 
+using test::oneLine;
+
 std::string fixture()
 {
     std::ifstream in(std::string(KS_TEST_DATA_DIR) + "/et/linear_relu_torch113.json", std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-bool oneLine(const std::string& s)
-{
-    return !s.empty() && s.find('\n') == std::string::npos;
 }
 
 uint32_t nodeIndex(const ExecutionTrace& et, int64_t id)

@@ -5,6 +5,7 @@
 #include <QTest>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 class TestLinkIndex : public QObject {
     Q_OBJECT
@@ -111,7 +112,7 @@ private slots:
         QVERIFY(kernels > 100);
         QVERIFY(launched > kernels / 2);
         QVERIFY2(double(resolved) >= minResolved * double(launched),
-                 qPrintable(QString("%1 of %2 launched kernels resolved").arg(resolved).arg(launched)));
+                 qPrintable(u"%1 of %2 launched kernels resolved"_s.arg(resolved).arg(launched)));
     }
 };
 

@@ -22,6 +22,7 @@
 using namespace ks;
 using namespace ks::live;
 using record::RecordType;
+using test::wireRecord;
 
 namespace {
 
@@ -37,16 +38,9 @@ std::string hello(uint32_t pid = 4242)
     return test::helloFrames(pid, {{1, "outer"}});
 }
 
-std::string events(std::vector<WireRecord> r)
+std::string events(const std::vector<WireRecord>& r)
 {
-    std::string b;
-    encodeEvents(b, kTid, r.data(), uint32_t(r.size()));
-    return b;
-}
-
-WireRecord rec(int64_t t, RecordType type, uint32_t name = 0, uint64_t a = 0, int64_t b = 0)
-{
-    return WireRecord{t, uint8_t(type), 0, 0, name, a, b};
+    return test::eventFrames(kTid, r);
 }
 
 std::string windowFrame(const std::string& path)
@@ -94,7 +88,7 @@ private slots:
         QCOMPARE(::symlink(elsewhere.c_str(), link.c_str()), 0);
         // ".." out of the window directory, to a valid window file.
         const std::string up =
-            dir + "/../" + outside.path().section('/', -1).toStdString() + "/elsewhere.json";
+            dir + "/../" + outside.path().section(u'/', -1).toStdString() + "/elsewhere.json";
         QVERIFY(QFileInfo::exists(QString::fromStdString(up)));
 
         Trace t;
@@ -209,14 +203,14 @@ private slots:
         const long grown = residentKiB() - before;
         QVERIFY2(grown < 16 * 1024, qPrintable(QStringLiteral("grew %1 KiB").arg(grown)));
         // The id works.
-        QCOMPARE(feed(in, c, events({rec(1000, RecordType::Mark, big)})), std::string());
+        QCOMPARE(feed(in, c, events({wireRecord(1000, RecordType::Mark, big)})), std::string());
         const Track* marked = nullptr;
         for (size_t i = 0; i < t.trackCount(); ++i)
             if (!t.track(TrackId(uint32_t(i))).instants.empty()) marked = &t.track(TrackId(uint32_t(i)));
         QVERIFY(marked);
         QCOMPARE(t.str(marked->instants[0].name), std::string_view("far"));
         // Ids the target never defined are still an error.
-        QVERIFY(!feed(in, c, events({rec(2000, RecordType::Mark, big - 1)})).empty());
+        QVERIFY(!feed(in, c, events({wireRecord(2000, RecordType::Mark, big - 1)})).empty());
     }
 
     void payloadsAndStringsCountAgainstTheBudget()
@@ -233,15 +227,16 @@ private slots:
         for (uint64_t id = 1; id <= 32; ++id)
             encodePayload(b, id, json);
         QCOMPARE(feed(in, c, b), std::string());
-        QCOMPARE(feed(in, c, events({rec(1000, RecordType::Begin, 1), rec(2000, RecordType::End)})),
-                 std::string());
+        QCOMPARE(
+            feed(in, c, events({wireRecord(1000, RecordType::Begin, 1), wireRecord(2000, RecordType::End)})),
+            std::string());
         QCOMPARE(in.counters().overBudget, uint64_t(1));
         QCOMPARE(in.counters().slices, uint64_t(0));
         // Names beyond the budget are not kept either, and using one is not an error.
         b.clear();
         encodeStrings(b, {{5, std::string(100000, 'n')}});
         QCOMPARE(feed(in, c, b), std::string());
-        QCOMPARE(feed(in, c, events({rec(3000, RecordType::Mark, 5)})), std::string());
+        QCOMPARE(feed(in, c, events({wireRecord(3000, RecordType::Mark, 5)})), std::string());
     }
 
     void int64ExtremesSaturate()
@@ -281,14 +276,15 @@ private slots:
                      qPrintable(QStringLiteral("step %1: %2 .. %3").arg(i).arg(st.start).arg(st.end)));
         }
 
-        QCOMPARE(feed(in, c,
-                      events({rec(INT64_MIN, RecordType::Begin, 1), rec(INT64_MAX, RecordType::End),
-                              rec(INT64_MAX, RecordType::Complete, 1, uint64_t(INT64_MIN)),
-                              rec(0, RecordType::Complete, 1, uint64_t(INT64_MAX)),
-                              rec(INT64_MAX, RecordType::Alloc, 0, 0x1000, INT64_MAX),
-                              rec(INT64_MAX, RecordType::Alloc, 0, 0x2000, INT64_MAX),
-                              rec(INT64_MAX, RecordType::Free, 0, 0x3000, INT64_MIN)})),
-                 std::string());
+        QCOMPARE(
+            feed(in, c,
+                 events({wireRecord(INT64_MIN, RecordType::Begin, 1), wireRecord(INT64_MAX, RecordType::End),
+                         wireRecord(INT64_MAX, RecordType::Complete, 1, uint64_t(INT64_MIN)),
+                         wireRecord(0, RecordType::Complete, 1, uint64_t(INT64_MAX)),
+                         wireRecord(INT64_MAX, RecordType::Alloc, 0, 0x1000, INT64_MAX),
+                         wireRecord(INT64_MAX, RecordType::Alloc, 0, 0x2000, INT64_MAX),
+                         wireRecord(INT64_MAX, RecordType::Free, 0, 0x3000, INT64_MIN)})),
+            std::string());
         size_t slices = 0;
         for (size_t i = 0; i < t.trackCount(); ++i) {
             const SliceTrack& st = t.track(TrackId(uint32_t(i))).slices;

@@ -15,6 +15,7 @@
 using namespace ks;
 using namespace ks::live;
 using record::RecordType;
+using test::wireRecord;
 
 namespace {
 
@@ -30,16 +31,9 @@ std::string hello(uint32_t pid = 4242)
     return test::helloFrames(pid, {{1, "outer"}, {2, "inner"}, {3, "loss"}, {4, "kernel_a"}});
 }
 
-WireRecord rec(int64_t t, RecordType type, uint32_t name = 0, uint64_t a = 0, int64_t b = 0)
+std::string events(const std::vector<WireRecord>& r, uint64_t tid = kTid)
 {
-    return WireRecord{t, uint8_t(type), 0, 0, name, a, b};
-}
-
-std::string events(std::vector<WireRecord> r, uint64_t tid = kTid)
-{
-    std::string b;
-    encodeEvents(b, tid, r.data(), uint32_t(r.size()));
-    return b;
+    return test::eventFrames(tid, r);
 }
 
 const Track* threadTrack(const Trace& t, uint64_t tid)
@@ -64,10 +58,11 @@ private slots:
         QCOMPARE(feed(in, c, hello()), std::string());
         const int64_t base = 1'000'000'000;
         // Batch 1: outer begins; inner begins and ends.
-        QCOMPARE(feed(in, c,
-                      events({rec(base, RecordType::Begin, 1), rec(base + 10, RecordType::Begin, 2),
-                              rec(base + 20, RecordType::End)})),
-                 std::string());
+        QCOMPARE(
+            feed(in, c,
+                 events({wireRecord(base, RecordType::Begin, 1), wireRecord(base + 10, RecordType::Begin, 2),
+                         wireRecord(base + 20, RecordType::End)})),
+            std::string());
         const Track* tr = threadTrack(t, kTid);
         QVERIFY(tr);
         const SliceTrack& st = tr->slices;
@@ -78,10 +73,11 @@ private slots:
         QCOMPARE(st.start(0), in.toTrace(base));
         // Batch 2: outer ends; a second inner at top level afterwards; the clock steps back 5 ns
         // (TSC recalibration) and is clamped.
-        QCOMPARE(feed(in, c,
-                      events({rec(base + 100, RecordType::End), rec(base + 95, RecordType::Begin, 2),
-                              rec(base + 130, RecordType::End)})),
-                 std::string());
+        QCOMPARE(
+            feed(in, c,
+                 events({wireRecord(base + 100, RecordType::End), wireRecord(base + 95, RecordType::Begin, 2),
+                         wireRecord(base + 130, RecordType::End)})),
+            std::string());
         QVERIFY(!st.isOpen(0));
         QCOMPARE(st.duration(0), TimeNs(100));
         QCOMPARE(st.size(), size_t(3));
@@ -98,7 +94,7 @@ private slots:
         LiveIngest in(t);
         const auto c = in.open(1);
         feed(in, c, hello());
-        feed(in, c, events({rec(100, RecordType::Begin, 1), rec(110, RecordType::Begin, 2)}));
+        feed(in, c, events({wireRecord(100, RecordType::Begin, 1), wireRecord(110, RecordType::Begin, 2)}));
         std::string g;
         encodeGap(g, GapFrame{kTid, 200, 300, 5000});
         QCOMPARE(feed(in, c, g), std::string());
@@ -107,8 +103,8 @@ private slots:
         QCOMPARE(st.end(0), in.toTrace(200));
         // The ends of the dropped ranges arrive later and are ignored; new ranges work as before.
         QCOMPARE(feed(in, c,
-                      events({rec(400, RecordType::Begin, 2), rec(410, RecordType::End),
-                              rec(420, RecordType::End), rec(430, RecordType::End)})),
+                      events({wireRecord(400, RecordType::Begin, 2), wireRecord(410, RecordType::End),
+                              wireRecord(420, RecordType::End), wireRecord(430, RecordType::End)})),
                  std::string());
         QCOMPARE(st.size(), size_t(3));
         QCOMPARE(st.duration(2), TimeNs(10));
@@ -128,9 +124,9 @@ private slots:
         double v = 0.5;
         uint64_t bits;
         std::memcpy(&bits, &v, 8);
-        std::vector<WireRecord> r = {rec(1000, RecordType::Counter, 3, bits),
-                                     rec(1010, RecordType::Alloc, 0, 0xabc, 4096),
-                                     rec(1020, RecordType::Free, 0, 0xabc, 0)};
+        std::vector<WireRecord> r = {wireRecord(1000, RecordType::Counter, 3, bits),
+                                     wireRecord(1010, RecordType::Alloc, 0, 0xabc, 4096),
+                                     wireRecord(1020, RecordType::Free, 0, 0xabc, 0)};
         b += events(r);
         QCOMPARE(feed(in, c, b), std::string());
         QCOMPARE(t.steps().size(), size_t(3));
@@ -238,8 +234,8 @@ private slots:
         feed(in, c, hello());
         std::vector<WireRecord> r;
         for (int i = 0; i < 100; ++i) {
-            r.push_back(rec(i * 10, RecordType::Begin, 1));
-            r.push_back(rec(i * 10 + 5, RecordType::End));
+            r.push_back(wireRecord(i * 10, RecordType::Begin, 1));
+            r.push_back(wireRecord(i * 10 + 5, RecordType::End));
         }
         QCOMPARE(feed(in, c, events(r)), std::string());
         const SliceTrack& st = threadTrack(t, kTid)->slices;
@@ -252,11 +248,11 @@ private slots:
         Trace t;
         LiveIngest in(t);
         const auto c = in.open(1);
-        std::string e = feed(in, c, events({rec(1, RecordType::Begin, 1)}));
+        std::string e = feed(in, c, events({wireRecord(1, RecordType::Begin, 1)}));
         QVERIFY(QString::fromStdString(e).contains(QStringLiteral("did not start with a hello")));
         const auto d = in.open(2);
         QCOMPARE(feed(in, d, hello()), std::string());
-        e = feed(in, d, events({rec(1, RecordType::Begin, 77)}));
+        e = feed(in, d, events({wireRecord(1, RecordType::Begin, 77)}));
         QVERIFY(QString::fromStdString(e).contains(QStringLiteral("string id 77 was never defined")));
         e = feed(in, d, hello());
         QVERIFY(QString::fromStdString(e).contains(QStringLiteral("second hello")));

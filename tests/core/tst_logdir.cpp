@@ -6,6 +6,7 @@
 #include <QTest>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 class TestLogdir : public QObject {
     Q_OBJECT
@@ -39,12 +40,12 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        touch(dir.filePath("runA/worker0.200.pt.trace.json.gz"));
-        touch(dir.filePath("runA/worker0.100.pt.trace.json.gz"));
-        touch(dir.filePath("runA/worker1.100.pt.trace.json"), 33);
-        touch(dir.filePath("runB/plugins/profile/x/host_1.5.pt.trace.json.gz"));
-        touch(dir.filePath("runB/notes.txt"));
-        touch(dir.filePath("other.json")); // ignored: real traces exist
+        touch(dir.filePath(u"runA/worker0.200.pt.trace.json.gz"_s));
+        touch(dir.filePath(u"runA/worker0.100.pt.trace.json.gz"_s));
+        touch(dir.filePath(u"runA/worker1.100.pt.trace.json"_s), 33);
+        touch(dir.filePath(u"runB/plugins/profile/x/host_1.5.pt.trace.json.gz"_s));
+        touch(dir.filePath(u"runB/notes.txt"_s));
+        touch(dir.filePath(u"other.json"_s)); // ignored: real traces exist
         const auto entries = scanLogdir(dir.path().toStdString());
         QCOMPARE(entries.size(), size_t(4));
         QCOMPARE(entries[0].run, std::string("runA"));
@@ -60,9 +61,9 @@ private slots:
     void fallsBackToAnyJson()
     {
         QTemporaryDir dir;
-        touch(dir.filePath("a.json"));
-        touch(dir.filePath("b.json.gz"));
-        touch(dir.filePath("c.txt"));
+        touch(dir.filePath(u"a.json"_s));
+        touch(dir.filePath(u"b.json.gz"_s));
+        touch(dir.filePath(u"c.txt"_s));
         const auto entries = scanLogdir(dir.path().toStdString());
         QCOMPARE(entries.size(), size_t(2));
         QCOMPARE(entries[0].run, std::string("."));

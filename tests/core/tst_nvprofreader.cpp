@@ -7,6 +7,7 @@
 #include "core/analysis/summary/nvprofaverages.h"
 #include "core/io/nvprofreader.h"
 #include "core/io/tracereader.h"
+#include "loadmessages.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,6 +18,9 @@
 using namespace ks;
 
 namespace {
+
+using test::hasWarning;
+using test::oneLine;
 
 const char* const kSchema = R"(
 CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, value TEXT);
@@ -62,7 +66,7 @@ INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1, 1, 4096, 12500, 12800, 0, 7, 1
 
 std::string makeDb(const QTemporaryDir& dir, const char* name, const std::string& sql)
 {
-    const std::string path = dir.filePath(name).toStdString();
+    const std::string path = dir.filePath(QString::fromUtf8(name)).toStdString();
     sqlite3* db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) qFatal("cannot create %s", path.c_str());
     char* err = nullptr;
@@ -77,18 +81,6 @@ std::string readAll(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-bool oneLine(const std::string& s)
-{
-    return !s.empty() && s.find('\n') == std::string::npos;
-}
-
-bool hasWarning(const LoadResult& r, const std::string& part)
-{
-    for (const auto& w : r.warnings)
-        if (w.find(part) != std::string::npos) return true;
-    return false;
 }
 
 const KeyAverage* row(const std::vector<KeyAverage>& rows, const std::string& key)

@@ -10,6 +10,7 @@
 
 using namespace ks;
 using namespace ks::record;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -122,7 +123,7 @@ private slots:
                 recordFree(&x, 0, -1);
             }
         }
-        const std::string path = dir.filePath("out.pt.trace.json.gz").toStdString();
+        const std::string path = dir.filePath(u"out.pt.trace.json.gz"_s).toStdString();
         const SaveResult r = prof.exportChromeTrace(path);
         QVERIFY2(r.ok, r.error.c_str());
         const LoadResult back = loadTraceFile(path);
@@ -145,7 +146,7 @@ private slots:
     void tensorboardHandlerNamesFilesLikeTorch()
     {
         QTemporaryDir dir;
-        const std::string sub = dir.filePath("logs/run1").toStdString();
+        const std::string sub = dir.filePath(u"logs/run1"_s).toStdString();
         ProfilerOptions o;
         o.schedule = Schedule{0, 1, 1, 2, 0, 0};
         o.onTraceReady = tensorboardTraceHandler(sub, "worker0", true);

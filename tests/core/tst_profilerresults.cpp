@@ -16,6 +16,7 @@
 
 using namespace ks;
 using namespace ks::record;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -96,7 +97,7 @@ private slots:
     // the API exported, for every sort and grouping.
     void tableMatchesSummaryOfExportedFile()
     {
-        const std::string path = m_dir.filePath("run.pt.trace.json").toStdString();
+        const std::string path = m_dir.filePath(u"run.pt.trace.json"_s).toStdString();
         QVERIFY(m_prof->exportChromeTrace(path).ok);
         const LoadResult back = loadTraceFile(path);
         QVERIFY2(back.ok(), back.error.c_str());
@@ -178,7 +179,7 @@ private slots:
 
     void exportsStacksAndMemoryTimeline()
     {
-        const QString stacks = m_dir.filePath("stacks.txt");
+        const QString stacks = m_dir.filePath(u"stacks.txt"_s);
         std::string error;
         QVERIFY2(m_prof->exportStacks(stacks.toStdString(), "self_cpu_time_total", &error), error.c_str());
         std::string expected;
@@ -191,13 +192,13 @@ private slots:
         QVERIFY(!m_prof->exportStacks(stacks.toStdString(), "cpu_time", &error));
         QVERIFY(error.find("metric should be one of") != std::string::npos);
 
-        const QString html = m_dir.filePath("memory.html");
+        const QString html = m_dir.filePath(u"memory.html"_s);
         QVERIFY2(m_prof->exportMemoryTimeline(html.toStdString(), {}, &error), error.c_str());
         QFile h(html);
         QVERIFY(h.open(QIODevice::ReadOnly));
         QVERIFY(h.readAll().contains("<html>"));
-        QVERIFY(m_prof->exportMemoryTimeline(m_dir.filePath("memory.json").toStdString(), "cpu", &error));
-        QVERIFY(!m_prof->exportMemoryTimeline(m_dir.filePath("x.json").toStdString(), "cuda:3", &error));
+        QVERIFY(m_prof->exportMemoryTimeline(m_dir.filePath(u"memory.json"_s).toStdString(), "cpu", &error));
+        QVERIFY(!m_prof->exportMemoryTimeline(m_dir.filePath(u"x.json"_s).toStdString(), "cuda:3", &error));
         QVERIFY(error.find("cuda:3") != std::string::npos);
     }
 

@@ -3,6 +3,7 @@
 // failure is a one-line error naming where, every recovery a visible warning.
 
 #include "core/io/tracereader.h"
+#include "loadmessages.h"
 #include "readertestutil.h"
 
 #include <QTemporaryDir>
@@ -10,20 +11,12 @@
 #include <random>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 namespace {
 
-bool oneLine(const std::string& s)
-{
-    return !s.empty() && s.find('\n') == std::string::npos;
-}
-
-bool hasWarning(const LoadResult& r, const std::string& part)
-{
-    for (const auto& w : r.warnings)
-        if (w.find(part) != std::string::npos) return true;
-    return false;
-}
+using test::hasWarning;
+using test::oneLine;
 
 std::string lineColumn(std::string_view text, size_t offset)
 {
@@ -178,16 +171,16 @@ private slots:
         QTest::addColumn<int>("chunkBytes");
         for (int chunk : {0, 4096}) {
             const QString c = chunk ? QStringLiteral(" (4 KiB chunks)") : QString();
-            QTest::newRow(qPrintable("bad number" + c)) << "\"dur\": "
-                                                        << "\"dur\": @" << chunk;
-            QTest::newRow(qPrintable("missing comma" + c)) << "},\n{\"ph\""
-                                                           << "}\n{\"ph\"" << chunk;
-            QTest::newRow(qPrintable("unquoted key" + c)) << "\"pid\": "
-                                                          << "pid: " << chunk;
-            QTest::newRow(qPrintable("stray bracket" + c)) << "\"tid\": "
-                                                           << "\"tid\": ]" << chunk;
-            QTest::newRow(qPrintable("bad literal" + c)) << "\"pid\": "
-                                                         << "\"pid\": nul" << chunk;
+            QTest::newRow(qPrintable(u"bad number"_s + c)) << "\"dur\": "
+                                                           << "\"dur\": @" << chunk;
+            QTest::newRow(qPrintable(u"missing comma"_s + c)) << "},\n{\"ph\""
+                                                              << "}\n{\"ph\"" << chunk;
+            QTest::newRow(qPrintable(u"unquoted key"_s + c)) << "\"pid\": "
+                                                             << "pid: " << chunk;
+            QTest::newRow(qPrintable(u"stray bracket"_s + c)) << "\"tid\": "
+                                                              << "\"tid\": ]" << chunk;
+            QTest::newRow(qPrintable(u"bad literal"_s + c)) << "\"pid\": "
+                                                            << "\"pid\": nul" << chunk;
         }
     }
 
@@ -346,7 +339,7 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        LoadResult r = loadTraceFile((dir.path() + "/missing.json").toStdString());
+        LoadResult r = loadTraceFile(dir.filePath(u"missing.json"_s).toStdString());
         QVERIFY(!r.ok());
         QVERIFY2(oneLine(r.error) && r.error.find("cannot open") != std::string::npos, r.error.c_str());
         r = loadTraceFile(dir.path().toStdString());

@@ -3,6 +3,7 @@
 // the cancel flag and progress callback. Expected values are worked out by hand from the fixtures.
 
 #include "core/io/tracereader.h"
+#include "loadmessages.h"
 #include "readertestutil.h"
 #include "tracedigest.h"
 
@@ -11,8 +12,11 @@
 #include <atomic>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 namespace {
+
+using test::hasWarning;
 
 std::string wrap(const std::string& events)
 {
@@ -28,13 +32,6 @@ const Track* findTrack(const Trace& t, int64_t pid, int64_t tid, TrackKind kind)
             return &tr;
     }
     return nullptr;
-}
-
-bool hasWarning(const LoadResult& r, const std::string& part)
-{
-    for (const auto& w : r.warnings)
-        if (w.find(part) != std::string::npos) return true;
-    return false;
 }
 
 std::string sliceName(const Trace& t, const SliceTrack& st, size_t row)
@@ -380,7 +377,7 @@ private slots:
         const std::string text = test::synthTrace(3 << 20, false);
         const std::string data = gzip ? test::gzipString(text) : text;
         QTemporaryDir dir;
-        const std::string path = (dir.path() + "/t.json").toStdString();
+        const std::string path = dir.filePath(u"t.json"_s).toStdString();
         {
             FILE* f = std::fopen(path.c_str(), "wb");
             QVERIFY(f);

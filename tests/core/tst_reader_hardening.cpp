@@ -2,6 +2,7 @@
 // the JSON grammar (many rows, deep nesting, hostile text in messages, duplicate keys).
 
 #include "core/io/tracereader.h"
+#include "loadmessages.h"
 #include "readertestutil.h"
 
 #include <QElapsedTimer>
@@ -12,14 +13,11 @@ using namespace ks;
 
 namespace {
 
+using test::oneLine;
+
 std::string sliceName(const Trace& t, TrackId track, size_t row)
 {
     return std::string(t.str(t.track(track).slices.name(row)));
-}
-
-bool oneLine(const std::string& s)
-{
-    return !s.empty() && s.find('\n') == std::string::npos;
 }
 
 // n nested arrays, or n nested objects {"k": ...} around a 1.

@@ -17,6 +17,7 @@
 #include <set>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -61,7 +62,7 @@ bool isLaunchFlowCategory(std::string_view c)
 
 LoadResult loadShared(const QString& rel, const LoadOptions& opt = {})
 {
-    return loadTraceFile((kTraces + QLatin1Char('/') + rel).toStdString(), opt);
+    return loadTraceFile(QString(kTraces + QLatin1Char('/') + rel).toStdString(), opt);
 }
 
 // Every row of every track: starts sorted, each child inside its parent one level up.
@@ -116,7 +117,7 @@ private slots:
         while (it.hasNext()) {
             const QString rel = QDir(kTraces).relativeFilePath(it.next());
             QVERIFY2(expectedCounts().contains(rel),
-                     qPrintable(rel + " has no entry; rerun trace_counts.py"));
+                     qPrintable(rel + u" has no entry; rerun trace_counts.py"_s));
             ++n;
         }
         QVERIFY(n >= 34);
@@ -143,8 +144,8 @@ private slots:
         const Trace& t = *r.trace;
 
         // Events per phase, as counted by the parser.
-        QCOMPARE(qint64(r.stats.events), exp.value("events").toInteger());
-        for (const auto& [ph, n] : toMap(exp.value("phases").toObject()))
+        QCOMPARE(qint64(r.stats.events), exp.value(u"events"_s).toInteger());
+        for (const auto& [ph, n] : toMap(exp.value(u"phases"_s).toObject()))
             QCOMPARE(qint64(r.stats.byPhase[uint8_t(ph[0]) & 127]), n);
 
         // Slices per category (every X event with a ts becomes exactly one slice).
@@ -156,18 +157,18 @@ private slots:
                 ++byCat[catText(t, tr.slices.category(k))];
             if (!tr.slices.empty()) rows.insert({keyText(t, t.process(tr.process).pid), keyText(t, tr.tid)});
         }
-        QCOMPARE(byCat, toMap(exp.value("x_by_cat").toObject()));
-        QCOMPARE(qint64(rows.size()), exp.value("rows_with_x").toInteger());
+        QCOMPARE(byCat, toMap(exp.value(u"x_by_cat"_s).toObject()));
+        QCOMPARE(qint64(rows.size()), exp.value(u"rows_with_x"_s).toInteger());
 
         // Allocator events and other instants.
         std::map<std::string, qint64> mem{{"[memory]", 0}, {"[OutOfMemory]", 0}};
         for (size_t i = 0; i < t.memoryEvents().size(); ++i)
             ++mem[std::string(t.str(t.memoryEvents()[i].name))];
-        QCOMPARE(mem, toMap(exp.value("memory").toObject()));
+        QCOMPARE(mem, toMap(exp.value(u"memory"_s).toObject()));
         qint64 instants = 0;
         for (size_t i = 0; i < t.trackCount(); ++i)
             instants += qint64(t.track(TrackId(uint32_t(i))).instants.size());
-        QCOMPARE(instants, exp.value("instants").toInteger());
+        QCOMPARE(instants, exp.value(u"instants"_s).toInteger());
 
         // Flows: ends per category and how many pair up.
         std::map<std::string, std::map<std::string, qint64>> flows;
@@ -187,21 +188,21 @@ private slots:
                     ++launchExact;
             }
         }
-        const QJsonObject expFlows = exp.value("flows").toObject();
+        const QJsonObject expFlows = exp.value(u"flows"_s).toObject();
         QCOMPARE(qint64(flows.size()), qint64(expFlows.size()));
         for (auto it = expFlows.begin(); it != expFlows.end(); ++it) {
             const QJsonObject e = it.value().toObject();
             auto& got = flows[it.key().toStdString()];
-            QCOMPARE(got["s"], e.value("s").toInteger());
-            QCOMPARE(got["f"], e.value("f").toInteger());
-            QCOMPARE(got["pairs"], e.value("pairs").toInteger());
+            QCOMPARE(got["s"], e.value(u"s"_s).toInteger());
+            QCOMPARE(got["f"], e.value(u"f"_s).toInteger());
+            QCOMPARE(got["pairs"], e.value(u"pairs"_s).toInteger());
         }
         // Launch flows bind to the runtime call and the GPU work they sit on.
-        QCOMPARE(launchExact, exp.value("launch_flows_exact").toInteger());
+        QCOMPARE(launchExact, exp.value(u"launch_flows_exact"_s).toInteger());
 
         // Steps on host rows.
-        QCOMPARE(qint64(t.steps().size()), exp.value("steps").toInteger());
-        const QJsonArray stepNumbers = exp.value("step_numbers").toArray();
+        QCOMPARE(qint64(t.steps().size()), exp.value(u"steps"_s).toInteger());
+        const QJsonArray stepNumbers = exp.value(u"step_numbers"_s).toArray();
         std::vector<int64_t> gotSteps;
         for (size_t i = 0; i < t.steps().size(); ++i)
             gotSteps.push_back(t.steps()[i].number);
@@ -210,7 +211,7 @@ private slots:
             QCOMPARE(qint64(gotSteps[size_t(i)]), stepNumbers[i].toInteger());
 
         // Row names from M events (the last one wins for duplicates).
-        const QJsonObject pn = exp.value("process_names").toObject();
+        const QJsonObject pn = exp.value(u"process_names"_s).toObject();
         for (auto it = pn.begin(); it != pn.end(); ++it) {
             bool found = false;
             for (size_t i = 0; i < t.processCount(); ++i) {
@@ -220,9 +221,9 @@ private slots:
                     QCOMPARE(QString::fromStdString(std::string(t.str(p.name))), it.value().toString());
                 }
             }
-            QVERIFY2(found, qPrintable("no process for " + it.key()));
+            QVERIFY2(found, qPrintable(u"no process for "_s + it.key()));
         }
-        const QJsonObject tn = exp.value("thread_names").toObject();
+        const QJsonObject tn = exp.value(u"thread_names"_s).toObject();
         for (auto it = tn.begin(); it != tn.end(); ++it) {
             const QStringList parts = it.key().split(QLatin1Char('|'));
             int matched = 0;
@@ -234,21 +235,21 @@ private slots:
                 ++matched;
                 QCOMPARE(QString::fromStdString(std::string(t.str(tr.name))), it.value().toString());
             }
-            QVERIFY2(matched > 0, qPrintable("no track for " + it.key()));
+            QVERIFY2(matched > 0, qPrintable(u"no track for "_s + it.key()));
         }
 
         // Counters, top-level keys, time base.
         qint64 samples = 0;
         for (size_t i = 0; i < t.counterCount(); ++i)
             samples += qint64(t.counter(CounterTrackId(uint32_t(i))).size());
-        QCOMPARE(samples, exp.value("counter_samples").toInteger());
-        const QJsonArray keys = exp.value("metadata_keys").toArray();
+        QCOMPARE(samples, exp.value(u"counter_samples"_s).toInteger());
+        const QJsonArray keys = exp.value(u"metadata_keys"_s).toArray();
         QCOMPARE(qsizetype(t.metadata().entries.size()), keys.size());
         for (qsizetype i = 0; i < keys.size(); ++i)
             QCOMPARE(QString::fromStdString(t.metadata().entries[size_t(i)].first), keys[i].toString());
-        QCOMPARE(t.metadata().topLevelArray, exp.value("top_level_array").toBool());
-        if (exp.value("base_time_ns").isString())
-            QCOMPARE(QString::number(t.baseTimeNs()), exp.value("base_time_ns").toString());
+        QCOMPARE(t.metadata().topLevelArray, exp.value(u"top_level_array"_s).toBool());
+        if (exp.value(u"base_time_ns"_s).isString())
+            QCOMPARE(QString::number(t.baseTimeNs()), exp.value(u"base_time_ns"_s).toString());
         else
             QCOMPARE(t.baseTimeNs(), int64_t(0));
 
@@ -265,22 +266,22 @@ private slots:
                 });
             }
         }
-        QCOMPARE(argTypes, toMap(exp.value("x_arg_types").toObject()));
-        for (const QJsonValue& v : exp.value("uint64_args").toArray()) {
+        QCOMPARE(argTypes, toMap(exp.value(u"x_arg_types"_s).toObject()));
+        for (const QJsonValue& v : exp.value(u"uint64_args"_s).toArray()) {
             const QJsonObject o = v.toObject();
             bool found = false;
             for (size_t i = 0; i < t.trackCount() && !found; ++i) {
                 const SliceTrack& st = t.track(TrackId(uint32_t(i))).slices;
                 for (size_t k = 0; k < st.size() && !found; ++k) {
-                    if (t.str(st.name(k)) != o.value("name").toString().toStdString()) continue;
-                    const ArgValue a = t.args().get(st.args(k), o.value("key").toString().toStdString());
+                    if (t.str(st.name(k)) != o.value(u"name"_s).toString().toStdString()) continue;
+                    const ArgValue a = t.args().get(st.args(k), o.value(u"key"_s).toString().toStdString());
                     found = a.type == ArgType::UInt &&
-                            std::to_string(a.u) == o.value("value").toString().toStdString();
+                            std::to_string(a.u) == o.value(u"value"_s).toString().toStdString();
                 }
             }
-            QVERIFY2(found, qPrintable("uint64 arg not kept exactly: " + o.value("value").toString()));
+            QVERIFY2(found, qPrintable(u"uint64 arg not kept exactly: "_s + o.value(u"value"_s).toString()));
         }
-        QCOMPARE(qint64(t.linkIds().size()), exp.value("x_with_link_ids").toInteger());
+        QCOMPARE(qint64(t.linkIds().size()), exp.value(u"x_with_link_ids"_s).toInteger());
 
         const QString structure = checkStructure(t);
         QVERIFY2(structure.isEmpty(), qPrintable(structure));
@@ -324,7 +325,7 @@ private slots:
     void quirksOf2020Trace()
     {
         const LoadResult r = loadShared(
-            "pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz");
+            u"pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz"_s);
         QVERIFY2(r.ok(), r.error.c_str());
         const Trace& t = *r.trace;
         QVERIFY(t.metadata().topLevelArray);
@@ -354,8 +355,8 @@ private slots:
     // #23: "Comms Id" 10159970886766084423 is above INT64_MAX and must survive exactly.
     void uint64AboveInt64Max()
     {
-        const LoadResult r = loadShared("facebookresearch_HolisticTraceAnalysis__tests__data__large_integer_"
-                                        "trace__rank-70.Mar_25_20_48_12.2861.pt.trace.json.gz");
+        const LoadResult r = loadShared(u"facebookresearch_HolisticTraceAnalysis__tests__data__large_integer_"
+                                        "trace__rank-70.Mar_25_20_48_12.2861.pt.trace.json.gz"_s);
         QVERIFY2(r.ok(), r.error.c_str());
         bool found = false;
         const Trace& t = *r.trace;
@@ -376,21 +377,21 @@ private slots:
     // #4: the short-lived "computeProperties" key is kept as metadata with its four devices.
     void computeProperties()
     {
-        const LoadResult r = loadShared("pytorch_kineto__tb_plugin__test__gpu_metrics_input.json");
+        const LoadResult r = loadShared(u"pytorch_kineto__tb_plugin__test__gpu_metrics_input.json"_s);
         QVERIFY2(r.ok(), r.error.c_str());
         const std::string* v = r.trace->metadata().find("computeProperties");
         QVERIFY(v != nullptr);
         const QJsonArray devices = QJsonDocument::fromJson(QByteArray::fromStdString(*v)).array();
         QCOMPARE(devices.size(), 4);
-        QCOMPARE(devices[0].toObject().value("name").toString(), QStringLiteral("Tesla V100-DGXS-32GB"));
+        QCOMPARE(devices[0].toObject().value(u"name"_s).toString(), QStringLiteral("Tesla V100-DGXS-32GB"));
         QCOMPARE(*r.trace->metadata().schemaVersion, int64_t(1));
     }
 
     // #11: baseTimeNanoseconds written after the events array still sets the time base.
     void baseTimeAfterEvents()
     {
-        const LoadResult r = loadShared("facebookresearch_HolisticTraceAnalysis__tests__data__amd_trace__"
-                                        "mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+        const LoadResult r = loadShared(u"facebookresearch_HolisticTraceAnalysis__tests__data__amd_trace__"
+                                        "mi250_minitoy_train_ROCm6_2_kineto.json.gz"_s);
         QVERIFY2(r.ok(), r.error.c_str());
         const auto& e = r.trace->metadata().entries;
         QCOMPARE(QString::fromStdString(e.back().first), QStringLiteral("baseTimeNanoseconds"));
@@ -402,7 +403,7 @@ private slots:
     // per op must match the table torch printed for the same run.
     void legacyCpuFunctions()
     {
-        const LoadResult r = loadShared("torch113_legacy/mlp_plain.json");
+        const LoadResult r = loadShared(u"torch113_legacy/mlp_plain.json"_s);
         QVERIFY2(r.ok(), r.error.c_str());
         const Trace& t = *r.trace;
         QVERIFY(t.metadata().legacyCpuFunctions);
@@ -421,7 +422,7 @@ private slots:
         int checked = 0;
         for (const QByteArray& line : table.readAll().split('\n')) {
             const auto m = row.match(QString::fromUtf8(line));
-            if (!m.hasMatch() || m.captured(1) == QStringLiteral("Name") || m.captured(1).endsWith("..."))
+            if (!m.hasMatch() || m.captured(1) == QStringLiteral("Name") || m.captured(1).endsWith(u"..."_s))
                 continue;
             QCOMPARE(calls[m.captured(1).toStdString()], m.captured(2).toInt());
             ++checked;

@@ -11,17 +11,18 @@
 #include <QTest>
 
 using namespace ks::record;
+using namespace Qt::StringLiterals;
 
 namespace {
 
 Schedule fromJson(const QJsonObject& p)
 {
     Schedule s;
-    s.wait = p.value("wait").toInt();
-    s.warmup = p.value("warmup").toInt();
-    s.active = p.value("active").toInt();
-    s.repeat = p.value("repeat").toInt(0);
-    s.skipFirst = p.value("skip_first").toInt(0);
+    s.wait = p.value(u"wait"_s).toInt();
+    s.warmup = p.value(u"warmup"_s).toInt();
+    s.active = p.value(u"active"_s).toInt();
+    s.repeat = p.value(u"repeat"_s).toInt(0);
+    s.skipFirst = p.value(u"skip_first"_s).toInt(0);
     return s;
 }
 
@@ -68,23 +69,23 @@ private slots:
         QFile f(QStringLiteral(KS_TEST_DATA_DIR "/schedule/torch113_schedule.json"));
         QVERIFY2(f.open(QIODevice::ReadOnly), "missing schedule test data");
         m_data = QJsonDocument::fromJson(f.readAll()).object();
-        QVERIFY(m_data.value("grid").toArray().size() > 100);
+        QVERIFY(m_data.value(u"grid"_s).toArray().size() > 100);
     }
 
     void actionsMatchTorchForTheWholeGrid()
     {
-        const int steps = m_data.value("steps").toInt();
-        for (const auto& v : m_data.value("grid").toArray()) {
+        const int steps = m_data.value(u"steps"_s).toInt();
+        for (const auto& v : m_data.value(u"grid"_s).toArray()) {
             const QJsonObject o = v.toObject();
-            const Schedule s = fromJson(o.value("params").toObject());
+            const Schedule s = fromJson(o.value(u"params"_s).toObject());
             QVERIFY(!s.validate());
-            const QJsonArray expected = o.value("actions").toArray();
+            const QJsonArray expected = o.value(u"actions"_s).toArray();
             QCOMPARE(expected.size(), steps);
             for (int i = 0; i < steps; ++i) {
                 if (int(s(i)) != expected[i].toInt())
                     QFAIL(qPrintable(QStringLiteral("step %1 of %2: got %3, torch %4")
                                          .arg(i)
-                                         .arg(describe(o.value("params").toObject()))
+                                         .arg(describe(o.value(u"params"_s).toObject()))
                                          .arg(int(s(i)))
                                          .arg(expected[i].toInt())));
             }
@@ -118,9 +119,9 @@ private slots:
 
     void driverRunsTheSameHooksAsTorch()
     {
-        for (const auto& v : m_data.value("drives").toArray()) {
+        for (const auto& v : m_data.value(u"drives"_s).toArray()) {
             const QJsonObject o = v.toObject();
-            const Schedule s = fromJson(o.value("params").toObject());
+            const Schedule s = fromJson(o.value(u"params"_s).toObject());
             QJsonArray log;
             ScheduleDriver* self = nullptr;
             auto entry = [&](const char* what) {
@@ -132,16 +133,16 @@ private slots:
             hooks.stop = [&] { entry("stop"); };
             hooks.ready = [&] { entry("ready"); };
             hooks.warn = [&](const char* msg) {
-                log.append(QJsonArray{"warn", QString::fromUtf8(msg), int(self->stepNum())});
+                log.append(QJsonArray{u"warn"_s, QString::fromUtf8(msg), int(self->stepNum())});
             };
             ScheduleDriver driver(s, hooks);
             self = &driver;
             driver.start();
-            for (int i = 0; i < o.value("steps").toInt(); ++i)
+            for (int i = 0; i < o.value(u"steps"_s).toInt(); ++i)
                 driver.step();
             driver.stop();
             QCOMPARE(QJsonDocument(log).toJson(QJsonDocument::Compact),
-                     QJsonDocument(o.value("log").toArray()).toJson(QJsonDocument::Compact));
+                     QJsonDocument(o.value(u"log"_s).toArray()).toJson(QJsonDocument::Compact));
         }
     }
 

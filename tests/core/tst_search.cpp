@@ -5,6 +5,7 @@
 #include <QTest>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -35,9 +36,9 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("regex");
         const QString qwen =
-            "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+            u"AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"_s;
         const QString resnet =
-            "pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz";
+            u"pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz"_s;
         QTest::newRow("qwen aten::") << qwen << "aten::" << false;
         QTest::newRow("qwen GEMM (case)") << qwen << "GEMM" << false;
         QTest::newRow("qwen regex") << qwen << "^aten::(mm|addmm|linear)$" << true;

@@ -17,6 +17,7 @@
 
 using namespace ks;
 using namespace ks::record;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -98,7 +99,7 @@ Found sliceNamed(const Trace& t, std::string_view name)
 
 QStringList framesOf(const std::string& stack)
 {
-    return QString::fromStdString(stack).split(';');
+    return QString::fromStdString(stack).split(u';');
 }
 
 int indexOf(const QStringList& frames, const char* function)
@@ -121,7 +122,7 @@ std::unique_ptr<Trace> recordAndReload(bool withStack, const QTemporaryDir& dir)
         std::thread worker(stackTestWorker);
         worker.join();
     }
-    const std::string path = dir.filePath(withStack ? "stack.json" : "nostack.json").toStdString();
+    const std::string path = dir.filePath(withStack ? u"stack.json"_s : u"nostack.json"_s).toStdString();
     const SaveResult saved = prof.exportChromeTrace(path);
     if (!saved.ok) qFatal("export failed: %s", saved.error.c_str());
     LoadResult back = loadTraceFile(path);
@@ -145,11 +146,11 @@ private slots:
         const QStringList frames = framesOf(inner.stack);
         // The range's own function first, then its callers; nothing of the recorder.
         QCOMPARE(indexOf(frames, "stackTestInner"), 0);
-        QVERIFY2(indexOf(frames, "stackTestMiddle") == 1, qPrintable(frames.join('\n')));
-        QVERIFY2(indexOf(frames, "stackTestOuter") == 2, qPrintable(frames.join('\n')));
+        QVERIFY2(indexOf(frames, "stackTestMiddle") == 1, qPrintable(frames.join(u'\n')));
+        QVERIFY2(indexOf(frames, "stackTestOuter") == 2, qPrintable(frames.join(u'\n')));
         for (const QString& f : frames) {
             QVERIFY2(!f.contains(QLatin1String("ks::record::")), qPrintable(f));
-            QVERIFY2(!f.isEmpty(), qPrintable(inner.stack.c_str()));
+            QVERIFY2(!f.isEmpty(), inner.stack.c_str());
         }
         QVERIFY2(
             QRegularExpression(QStringLiteral("^stackTestInner\\(\\) \\(tst_stackcapture\\+0x[0-9a-f]+\\)$"))
@@ -200,7 +201,7 @@ private slots:
         std::string text, error;
         QVERIFY2(stacksText(*trace, "self_cpu_time_total", text, &error), error.c_str());
         bool sawInner = false;
-        for (const QString& line : QString::fromStdString(text).split('\n', Qt::SkipEmptyParts)) {
+        for (const QString& line : QString::fromStdString(text).split(u'\n', Qt::SkipEmptyParts)) {
             const int outer = line.indexOf(QLatin1String("stackTestOuter()_(tst_stackcapture+0x"));
             const int middle = line.indexOf(QLatin1String("stackTestMiddle()_("));
             const int inner = line.indexOf(QLatin1String("stackTestInner()_("));

@@ -1,6 +1,7 @@
 #include "core/analysis/summary/summaryreport.h"
 #include "core/io/tracereader.h"
 #include "core/io/tracewriter.h"
+#include "testfiles.h"
 #include "tracecompare.h"
 
 #include <QDir>
@@ -10,20 +11,15 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-#include <fcntl.h>
 #include <limits>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace ks;
+using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using test::entriesOf;
+using test::readAll;
 
 std::string toStd(const QString& s)
 {
@@ -37,12 +33,6 @@ std::string joined(const std::vector<std::string>& lines)
     for (const auto& l : lines)
         s += l + "\n";
     return s;
-}
-
-// Everything in a directory except "." and "..", hidden files included (temporary files are).
-QStringList entriesOf(const QString& dir)
-{
-    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
 }
 
 std::string writeToString(const Trace& trace, SaveResult* result = nullptr)
@@ -59,7 +49,7 @@ std::string writeToString(const Trace& trace, SaveResult* result = nullptr)
 // Byte offset of a top-level key in the exported text ("  \"key\": " starts a line there).
 qsizetype keyOffset(const QByteArray& text, const char* key)
 {
-    return text.indexOf(QByteArray("\n  \"") + key + "\": ");
+    return text.indexOf(QByteArray(QByteArray("\n  \"") + key + "\": "));
 }
 
 // tests/data/writer_edgecases.json: the cases the shared traces do not cover: every arg type,
@@ -92,11 +82,11 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         const QDir dir(QStringLiteral(KS_SHARED_TRACES));
-        const QStringList files = dir.entryList({"*.json", "*.gz"}, QDir::Files, QDir::Name);
+        const QStringList files = dir.entryList({u"*.json"_s, u"*.gz"_s}, QDir::Files, QDir::Name);
         QVERIFY2(files.size() >= 30, "the shared traces are missing");
         for (const QString& f : files)
             QTest::newRow(qPrintable(f.left(70))) << dir.filePath(f);
-        QTest::newRow("torch113_legacy/mlp_plain.json") << dir.filePath("torch113_legacy/mlp_plain.json");
+        QTest::newRow("torch113_legacy/mlp_plain.json") << dir.filePath(u"torch113_legacy/mlp_plain.json"_s);
     }
 
     // load -> export (plain and gzip) -> load: the same model, and exporting that again gives the
@@ -106,8 +96,8 @@ private slots:
         QFETCH(QString, path);
         const LoadResult a = load(path);
         QVERIFY2(a.ok(), a.error.c_str());
-        const QString plain = m_tmp.filePath("rt.json");
-        const QString gz = m_tmp.filePath("rt.json.gz");
+        const QString plain = m_tmp.filePath(u"rt.json"_s);
+        const QString gz = m_tmp.filePath(u"rt.json.gz"_s);
         const SaveResult sp = saveTraceFile(*a.trace, toStd(plain));
         QVERIFY2(sp.ok, sp.error.c_str());
         QVERIFY2(sp.warnings.empty(), joined(sp.warnings).c_str());
@@ -152,7 +142,7 @@ private slots:
 
         // Idempotence: the second export is byte-identical to the first.
         const LoadResult b = load(plain);
-        const QString again = m_tmp.filePath("rt2.json");
+        const QString again = m_tmp.filePath(u"rt2.json"_s);
         QVERIFY(saveTraceFile(*b.trace, toStd(again)).ok);
         QVERIFY(readAll(again) == readAll(plain));
     }
@@ -257,7 +247,7 @@ private slots:
 
     void legacyArrayIsWrittenAsObject()
     {
-        const QString src = QStringLiteral(KS_SHARED_TRACES) + "/torch113_legacy/mlp_plain.json";
+        const QString src = QStringLiteral(KS_SHARED_TRACES "/torch113_legacy/mlp_plain.json");
         const LoadResult a = load(src);
         QVERIFY2(a.ok(), a.error.c_str());
         QVERIFY(a.trace->metadata().topLevelArray);
@@ -295,14 +285,14 @@ private slots:
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &err);
         QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
-        QCOMPARE(doc.object().value("broken").toString(), QString("[1, 2,]"));
-        const QJsonObject ev = doc.object().value("traceEvents").toArray().at(0).toObject();
-        const QJsonObject a = ev.value("args").toObject();
-        QCOMPARE(a.value("dims").toString(), QString("[[1, 2], [3"));
+        QCOMPARE(doc.object().value(u"broken"_s).toString(), u"[1, 2,]"_s);
+        const QJsonObject ev = doc.object().value(u"traceEvents"_s).toArray().at(0).toObject();
+        const QJsonObject a = ev.value(u"args"_s).toObject();
+        QCOMPARE(a.value(u"dims"_s).toString(), u"[[1, 2], [3"_s);
         // Non-finite doubles as quoted strings, the way current Kineto writes them.
-        QVERIFY(a.value("inf").isString());
-        QVERIFY(a.value("nan").isString());
-        QCOMPARE(a.value("ok").toObject().value("a").toArray().at(0).toInt(), 1);
+        QVERIFY(a.value(u"inf"_s).isString());
+        QVERIFY(a.value(u"nan"_s).isString());
+        QCOMPARE(a.value(u"ok"_s).toObject().value(u"a"_s).toArray().at(0).toInt(), 1);
     }
 
     void flowEndWithoutThreadIsReported()
@@ -327,13 +317,9 @@ private slots:
     {
         const LoadResult a = loadTraceFile(toStd(edgeCasesPath()));
         QVERIFY(a.ok());
-        const QString target = m_tmp.filePath("cancel/out.json");
-        QVERIFY(QDir().mkpath(m_tmp.filePath("cancel")));
-        {
-            QFile f(target);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("old");
-        }
+        const QString target = m_tmp.filePath(u"cancel/out.json"_s);
+        QVERIFY(QDir().mkpath(m_tmp.filePath(u"cancel"_s)));
+        test::writeFile(target, "old");
         std::atomic<bool> cancel{true};
         SaveOptions o;
         o.cancel = &cancel;
@@ -341,19 +327,18 @@ private slots:
         QVERIFY(!r.ok);
         QVERIFY(r.cancelled);
         QCOMPARE(readAll(target), QByteArray("old"));
-        QCOMPARE(entriesOf(m_tmp.filePath("cancel")), QStringList{"out.json"});
+        QCOMPARE(entriesOf(m_tmp.filePath(u"cancel"_s)), QStringList{u"out.json"_s});
     }
 
     // Cancelling in the middle of a large export, from the progress callback.
     void cancelFromProgress()
     {
-        const QString src =
-            QStringLiteral(KS_SHARED_TRACES) +
-            "/pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt."
-            "trace.json.gz";
+        const QString src = QStringLiteral(
+            KS_SHARED_TRACES "/pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0."
+                             "1623143089861.pt.trace.json.gz");
         const LoadResult a = load(src);
         QVERIFY(a.ok());
-        const QString dir = m_tmp.filePath("cancel2");
+        const QString dir = m_tmp.filePath(u"cancel2"_s);
         QVERIFY(QDir().mkpath(dir));
         std::atomic<bool> cancel{false};
         uint64_t calls = 0, lastDone = 0, total = 0;
@@ -365,7 +350,7 @@ private slots:
             total = all;
             cancel.store(true);
         };
-        const SaveResult r = saveTraceFile(*a.trace, toStd(dir + "/out.json.gz"), o);
+        const SaveResult r = saveTraceFile(*a.trace, toStd(dir + u"/out.json.gz"_s), o);
         QVERIFY(r.cancelled);
         QVERIFY(calls >= 1);
         QVERIFY(lastDone > 0 && lastDone < total);
@@ -395,7 +380,7 @@ private slots:
         const LoadResult a = loadTraceFile(toStd(edgeCasesPath()));
         QVERIFY(a.ok());
         // A directory that does not exist.
-        const SaveResult missing = saveTraceFile(*a.trace, toStd(m_tmp.filePath("nope/out.json")));
+        const SaveResult missing = saveTraceFile(*a.trace, toStd(m_tmp.filePath(u"nope/out.json"_s)));
         QVERIFY(!missing.ok);
         QVERIFY2(missing.error.find("nope") != std::string::npos, missing.error.c_str());
     }
@@ -405,48 +390,35 @@ private slots:
         const LoadResult a = loadTraceFile(toStd(edgeCasesPath()));
         QVERIFY(a.ok());
         // The old file survives and nothing else appears.
-        const QString dir = m_tmp.filePath("readonly");
+        const QString dir = m_tmp.filePath(u"readonly"_s);
         QVERIFY(QDir().mkpath(dir));
-        const QString target = dir + "/out.json";
-        {
-            QFile f(target);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("old");
-        }
-        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0555) == 0);
-        const QByteArray probe = QFile::encodeName(dir + "/probe");
-        const int fd = ::open(probe.constData(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-        if (fd >= 0) {
-            ::close(fd);
-            ::unlink(probe.constData());
-            ::chmod(QFile::encodeName(dir).constData(), 0755);
+        const QString target = dir + u"/out.json"_s;
+        test::writeFile(target, "old");
+        QVERIFY(test::setWritable(dir, false));
+        if (test::readOnlyIgnored(dir)) {
             QSKIP("directory permissions do not apply to this user (root); tst_atomicfile covers failures "
                   "that do");
         }
         const SaveResult r = saveTraceFile(*a.trace, toStd(target));
-        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        test::setWritable(dir, true);
         QVERIFY(!r.ok);
         QVERIFY2(r.error.find("Permission denied") != std::string::npos, r.error.c_str());
         QCOMPARE(readAll(target), QByteArray("old"));
-        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(entriesOf(dir), QStringList{u"out.json"_s});
     }
 
     void replacesExistingTargetOnSuccess()
     {
         const LoadResult a = loadTraceFile(toStd(edgeCasesPath()));
         QVERIFY(a.ok());
-        const QString dir = m_tmp.filePath("replace");
+        const QString dir = m_tmp.filePath(u"replace"_s);
         QVERIFY(QDir().mkpath(dir));
-        const QString target = dir + "/out.json";
-        {
-            QFile f(target);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("old");
-        }
+        const QString target = dir + u"/out.json"_s;
+        test::writeFile(target, "old");
         const SaveResult r = saveTraceFile(*a.trace, toStd(target));
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(readAll(target), QByteArray::fromStdString(writeToString(*a.trace)));
-        QCOMPARE(entriesOf(dir), QStringList{"out.json"});
+        QCOMPARE(entriesOf(dir), QStringList{u"out.json"_s});
     }
 };
 

@@ -7,6 +7,7 @@
 #include "core/analysis/timeline/etlinker.h"
 #include "core/io/etreader.h"
 #include "core/io/tracereader.h"
+#include "fuzzcheck.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -14,16 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace {
-
-void checkMessage(const std::string& s)
-{
-    if (s.find('\n') != std::string::npos) std::abort();
-    for (unsigned char c : s)
-        if (c < 0x20 || c == 0x7f) std::abort();
-}
-
-} // namespace
+using ks::fuzz::checkMessage;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

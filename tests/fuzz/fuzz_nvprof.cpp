@@ -6,6 +6,7 @@
 
 #include "core/analysis/summary/nvprofaverages.h"
 #include "core/io/tracereader.h"
+#include "fuzzcheck.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,16 +14,7 @@
 #include <cstring>
 #include <string>
 
-namespace {
-
-void checkMessage(const std::string& s)
-{
-    if (s.find('\n') != std::string::npos) std::abort();
-    for (unsigned char c : s)
-        if (c < 0x20 || c == 0x7f) std::abort();
-}
-
-} // namespace
+using ks::fuzz::checkMessage;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -10,6 +10,7 @@
 // boundary recovery (rejoining, repairing, truncation) runs on small inputs too.
 
 #include "core/io/tracereader.h"
+#include "fuzzcheck.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,8 @@
 #include <zlib.h>
 
 namespace {
+
+using ks::fuzz::checkMessage;
 
 std::string gzip(std::string_view in)
 {
@@ -33,13 +36,6 @@ std::string gzip(std::string_view in)
     out.resize(z.total_out);
     deflateEnd(&z);
     return out;
-}
-
-// A message for a terminal: one line, no control bytes (trace text in it must have been escaped).
-void checkMessage(const std::string& s)
-{
-    for (unsigned char c : s)
-        if (c < 0x20 || c == 0x7f) std::abort();
 }
 
 } // namespace

@@ -3,9 +3,7 @@
 # /usr/bin/python3 process.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 
 lib="$(ls "$KS_BINARY_DIR"/core/capi/libkinetoscope.so.1 2>/dev/null || true)"
 [ -n "$lib" ] || fail "libkinetoscope.so.1 not built"

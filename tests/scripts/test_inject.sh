@@ -8,9 +8,7 @@
 #  - the library exports only its entry points and keeps its TLS small enough for dlopen.
 set -eu
 : "${KS_BINARY_DIR:?}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 lib="$KS_BINARY_DIR/core/inject/libkinetoscope_inject.so"
 bin="$KS_BINARY_DIR/tests"
 [ -f "$lib" ] || fail "libkinetoscope_inject.so not built"
@@ -20,24 +18,13 @@ tls="$(readelf -lW "$lib" | awk '$1 == "TLS" { print $6 }')"
 exported="$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBVWRui]$/ { print $3 }' | grep -v -E '^(InitializeInjection|InitializeInjectionNvtx2|__itt_[a-z_]+|_init|_fini)$' || true)"
 [ -z "$exported" ] || fail "unexpected exported symbols: $exported"
 
-check() { # file, python assertions on ev (events) and doc
-    /usr/bin/python3 - "$1" "$2" <<'PY' || fail "trace check: $2"
-import json, sys
-doc = json.load(open(sys.argv[1]))
-ev = doc["traceEvents"]
-x = [e for e in ev if e.get("ph") == "X"]
-names = [e["name"] for e in x]
-marks = [e["name"] for e in ev if e.get("ph") == "i"]
-exec(sys.argv[2])
-PY
-}
 
 # NVTX
 if [ -x "$bin/ks_nvtx_client" ]; then
     NVTX_INJECTION64_PATH="$lib" KINETOSCOPE_OUTPUT="$work/nvtx.pt.trace.json" KINETOSCOPE_ACTIVITIES=cpu \
         "$bin/ks_nvtx_client" 2>"$work/nvtx.err" || fail "nvtx client: $(cat "$work/nvtx.err")"
     [ -f "$work/nvtx.pt.trace.json" ] || fail "no trace from the NVTX run: $(cat "$work/nvtx.err")"
-    check "$work/nvtx.pt.trace.json" '
+    check_trace "$work/nvtx.pt.trace.json" '
 for n in ("outer", "inner", "worker step", "async load", "registered range"):
     assert names.count(n) == 1, (n, names)
 assert marks.count("checkpoint") == 1, marks
@@ -57,7 +44,7 @@ fi
 # ITT
 INTEL_LIBITTNOTIFY64="$lib" KINETOSCOPE_OUTPUT="$work/itt.json" KINETOSCOPE_ACTIVITIES=cpu \
     "$bin/ks_itt_client" 2>"$work/itt.err" || fail "itt client ($?): $(cat "$work/itt.err")"
-check "$work/itt.json" '
+check_trace "$work/itt.json" '
 assert names.count("itt step") == 1 and names.count("aten::mm") == 1, names
 s = next(e for e in x if e["name"] == "itt step")
 m = next(e for e in x if e["name"] == "aten::mm")
@@ -74,7 +61,7 @@ probe="$(ls "$work"/probe-*.json 2>/dev/null | head -n 1)"
 if [ ! -e /usr/lib/x86_64-linux-gnu/libcuda.so.1 ] && ! ldconfig -p | grep -q 'libcuda\.so\.1 '; then
     [ "$(grep -c '^kinetoscope: CUDA: not available: ' "$work/probe.err")" = 1 ] ||
         fail "expected one CUDA status line: $(cat "$work/probe.err")"
-    check "$probe" '
+    check_trace "$probe" '
 st = doc["kinetoscope_status"]
 assert sum(1 for s in st if s.startswith("CUDA: not available")) == 1, st
 '

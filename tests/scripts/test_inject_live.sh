@@ -8,26 +8,14 @@
 #    drained while the program runs and lands on GPU rows, joined to its launches.
 set -eu
 : "${KS_BIN:?}" "${KS_BINARY_DIR:?}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 bin="$KS_BINARY_DIR/tests"
 
-check() { # file, python assertions on ev (events) and doc
-    /usr/bin/python3 - "$1" "$2" <<'PY' || fail "trace check: $2"
-import json, sys
-doc = json.load(open(sys.argv[1]))
-ev = doc["traceEvents"]
-x = [e for e in ev if e.get("ph") == "X"]
-names = [e["name"] for e in x]
-exec(sys.argv[2])
-PY
-}
 
 if [ -x "$bin/ks_nvtx_client" ]; then
     "$KS_BIN" record --quiet --capture cpu,cuda -o "$work/nvtx.json" -- "$bin/ks_nvtx_client" \
         >"$work/nvtx.out" 2>&1 || fail "record nvtx client: $(cat "$work/nvtx.out")"
-    check "$work/nvtx.json" '
+    check_trace "$work/nvtx.json" '
 for n in ("outer", "inner", "worker step", "async load", "registered range"):
     assert names.count(n) == 1, (n, names)
 o = next(e for e in x if e["name"] == "outer")
@@ -44,7 +32,7 @@ if [ -x "$bin/ks_ze_client" ] && [ -f "$fake" ]; then
     "$KS_BIN" record --capture cpu,xpu --env "ZE_ENABLE_ALT_DRIVERS=$fake" -o "$work/ze.json" \
         -- "$bin/ks_ze_client" 7 >"$work/ze.out" 2>&1 || fail "record ze client: $(cat "$work/ze.out")"
     grep -q "launched 7 kernels" "$work/ze.out" || fail "target output not forwarded: $(cat "$work/ze.out")"
-    check "$work/ze.json" '
+    check_trace "$work/ze.json" '
 k = [e for e in x if e.get("cat") == "kernel"]
 assert len(k) == 7, [e["name"] for e in k]
 assert all(e["name"] == "spin_200us" and abs(e["dur"] - 200) < 1 for e in k), k[:2]

@@ -6,9 +6,7 @@
 # the machine's memory.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_BIN:?}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 cstream="$KS_BINARY_DIR/tests/ks_c_stream"
 [ -x "$cstream" ] || fail "$cstream is not built"
 cap_mb=32

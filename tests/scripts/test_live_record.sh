@@ -5,9 +5,7 @@
 # the mistakes a user makes (no such script, no interpreter, no torch, python -S).
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 PY=/usr/bin/python3
 if ! "$PY" -c "import torch" 2>/dev/null; then
     echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"

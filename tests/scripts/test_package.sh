@@ -4,9 +4,7 @@
 # validates the desktop entry, MIME file and AppStream metainfo.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 
 cd "$KS_BINARY_DIR"
 cpack -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack failed"; }

@@ -5,9 +5,7 @@
 # recording goes to a recovery file whose path is printed.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_BIN:?}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 cstream="$KS_BINARY_DIR/tests/ks_c_stream"
 [ -x "$cstream" ] || fail "$cstream is not built"
 mkdir "$work/tmp"

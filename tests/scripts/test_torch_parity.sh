@@ -12,10 +12,8 @@ if ! "$PY" -c "import torch" >/dev/null 2>&1; then
     echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
     exit 0
 fi
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built (libtorch-dev missing?)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$PY" "$KS_SOURCE_DIR/tests/scripts/torch_parity.py" torch torch.json 2>"$work/torch.err" || { cat "$work/torch.err"; fail "torch run"; }
 KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" \

@@ -2,6 +2,7 @@
 
 // A main window with one of the shared traces open, for tests of its panels.
 
+#include "sharedtraces.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
 
@@ -28,7 +29,7 @@ OpenedWindow openSharedTrace(const char* name, Object* (ui::MainWindow::*sender)
     o.window->show();
     QSignalSpy loaded(o.window.get(), &ui::MainWindow::documentLoaded);
     QSignalSpy done((o.window.get()->*sender)(), ready);
-    o.window->openPath(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name), false);
+    o.window->openPath(sharedTracePath(name), false);
     if (!loaded.wait(60000)) return o;
     if (done.isEmpty() && !done.wait(60000)) return o;
     o.doc = o.window->document();

@@ -1,6 +1,7 @@
 #include "core/analysis/timeline/kernelstats.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/io/tracereader.h"
+#include "sharedtraces.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/panels/banner.h"
@@ -27,12 +28,7 @@ using namespace ks::ui;
 
 namespace {
 
-const char* kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
-
-QString shared(const char* name)
-{
-    return QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name);
-}
+using test::kQwen;
 
 MainWindow* newWindow()
 {
@@ -81,11 +77,12 @@ private slots:
     void tracksAndKernelRowsMatchCore()
     {
         QFETCH(QString, file);
+        const QString path = QStringLiteral(KS_SHARED_TRACES "/") + file;
         std::unique_ptr<MainWindow> w(newWindow());
-        auto doc = openAndWait(w.get(), QStringLiteral(KS_SHARED_TRACES "/") + file);
+        auto doc = openAndWait(w.get(), path);
         QVERIFY(doc);
         // Independent load through the core only.
-        const LoadResult r = loadTraceFile((QStringLiteral(KS_SHARED_TRACES "/") + file).toStdString());
+        const LoadResult r = loadTraceFile(path.toStdString());
         QVERIFY(r.ok());
         size_t nonEmpty = 0;
         for (size_t i = 0; i < r.trace->trackCount(); ++i)
@@ -122,7 +119,7 @@ private slots:
         QFETCH(QString, text);
         QFETCH(bool, regex);
         std::unique_ptr<MainWindow> w(newWindow());
-        auto doc = openAndWait(w.get(), shared(kQwen));
+        auto doc = openAndWait(w.get(), test::sharedTracePath(kQwen));
         QVERIFY(doc);
         QSignalSpy finished(w.get(), &MainWindow::searchFinished);
         w->searchBar()->activate();
@@ -153,7 +150,7 @@ private slots:
     void selectingAKernelFindsItsLaunchingOp()
     {
         std::unique_ptr<MainWindow> w(newWindow());
-        auto doc = openAndWait(w.get(), shared(kQwen));
+        auto doc = openAndWait(w.get(), test::sharedTracePath(kQwen));
         QVERIFY(doc);
         QTableView* table = w->kernelPanel()->table();
         table->selectRow(0);
@@ -194,7 +191,7 @@ private slots:
     void infoPanelShowsMetadataWhenRaised()
     {
         std::unique_ptr<MainWindow> w(newWindow());
-        auto doc = openAndWait(w.get(), shared(kQwen));
+        auto doc = openAndWait(w.get(), test::sharedTracePath(kQwen));
         QVERIFY(doc);
         auto* dock = w->findChild<QDockWidget*>(QStringLiteral("infoDock"));
         QVERIFY(dock);
@@ -213,9 +210,9 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         QDir().mkpath(dir.filePath(QStringLiteral("run1")));
-        QVERIFY(
-            QFile::link(shared(kQwen), dir.filePath(QStringLiteral("run1/worker0.100.pt.trace.json.gz"))));
-        QVERIFY(QFile::link(shared("pytorch_kineto__docs__traces__after_fix_trace.json"),
+        QVERIFY(QFile::link(test::sharedTracePath(kQwen),
+                            dir.filePath(QStringLiteral("run1/worker0.100.pt.trace.json.gz"))));
+        QVERIFY(QFile::link(test::sharedTracePath("pytorch_kineto__docs__traces__after_fix_trace.json"),
                             dir.filePath(QStringLiteral("run1/worker0.200.pt.trace.json"))));
         std::unique_ptr<MainWindow> w(newWindow());
         auto doc = openAndWait(w.get(), dir.path());
@@ -239,7 +236,7 @@ private slots:
         QVERIFY(!failed.first().at(1).toString().isEmpty());
 
         // A file cut short loads with a warning banner.
-        QFile src(shared("pytorch_kineto__docs__traces__after_fix_trace.json"));
+        QFile src(test::sharedTracePath("pytorch_kineto__docs__traces__after_fix_trace.json"));
         QVERIFY(src.open(QIODevice::ReadOnly));
         const QByteArray all = src.readAll();
         const QString cut = dir.filePath(QStringLiteral("cut.json"));
@@ -258,9 +255,10 @@ private slots:
         std::unique_ptr<MainWindow> w(newWindow());
         QSignalSpy cancelled(w.get(), &MainWindow::loadCancelled);
         QSignalSpy loaded(w.get(), &MainWindow::documentLoaded);
-        w->openPath(shared("pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0."
-                           "1623143089861.pt.trace.json.gz"),
-                    false);
+        w->openPath(
+            test::sharedTracePath("pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0."
+                                  "1623143089861.pt.trace.json.gz"),
+            false);
         QVERIFY(w->isLoading());
         w->cancelLoad();
         QCOMPARE(cancelled.count(), 1);

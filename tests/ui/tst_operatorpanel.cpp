@@ -4,6 +4,7 @@
 
 #include "core/analysis/summary/summaryreport.h"
 #include "openedwindow.h"
+#include "sharedtraces.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
@@ -26,7 +27,7 @@ using namespace ks::ui;
 
 namespace {
 
-const char* kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+using test::kQwen;
 const char* kCpuOnly =
     "facebookresearch_HolisticTraceAnalysis@b8cce2c__tests__data__cpu_only__rank-34.Jul_15_10_52_41."
     "1074.pt.trace.json.gz";

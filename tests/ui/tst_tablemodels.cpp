@@ -6,6 +6,7 @@
 #include "core/analysis/memory/memorytimeline.h"
 #include "core/analysis/summary/summaryreport.h"
 #include "core/analysis/timeline/rangestats.h"
+#include "sharedtraces.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/logdirmodel.h"
 #include "ui/memory/allocationfilterproxy.h"
@@ -27,13 +28,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-std::shared_ptr<TraceDocument> load(const char* name)
-{
-    std::atomic<bool> cancel{false};
-    return loadDocument(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1StringView(name), cancel, {}).document;
-}
-
-const char* kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+using test::kQwen;
 
 // Every column has a title and a tooltip; right-aligned (number) columns and left-aligned (text)
 // columns have the first-click order the column says, which the tests below check per table.
@@ -96,7 +91,7 @@ class TestTableModels : public QObject {
 private slots:
     void kernelTable()
     {
-        auto doc = load(kQwen);
+        auto doc = test::loadSharedDocument(kQwen);
         QVERIFY(doc);
         KernelTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -118,7 +113,7 @@ private slots:
 
     void operatorTable()
     {
-        auto doc = load(kQwen);
+        auto doc = test::loadSharedDocument(kQwen);
         QVERIFY(doc);
         OperatorTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -140,7 +135,7 @@ private slots:
 
     void rangeTable()
     {
-        auto doc = load(kQwen);
+        auto doc = test::loadSharedDocument(kQwen);
         QVERIFY(doc);
         RangeStatsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

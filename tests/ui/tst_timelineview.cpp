@@ -59,6 +59,15 @@ struct Fixture {
         t->updateBounds();
         doc = makeDocument(std::move(t), QStringLiteral("synthetic"));
     }
+
+    // Shows the trace in a 1200x600 view; false if the window never appears.
+    bool show(TimelineView& v) const
+    {
+        v.resize(1200, 600);
+        v.setDocument(doc);
+        v.show();
+        return QTest::qWaitForWindowExposed(&v);
+    }
 };
 
 QPoint centerOf(TimelineView& v, SliceRef r)
@@ -124,10 +133,7 @@ private slots:
     {
         Fixture f;
         TimelineView v;
-        v.resize(1200, 600);
-        v.setDocument(f.doc);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(f.show(v));
         const TimeWindow full = v.window();
         QSignalSpy changed(&v, &TimelineView::windowChanged);
         QTest::keyClick(&v, Qt::Key_W);
@@ -158,10 +164,7 @@ private slots:
     {
         Fixture f;
         TimelineView v;
-        v.resize(1200, 600);
-        v.setDocument(f.doc);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(f.show(v));
         const TimelineCoords c = v.renderer().coords(v.viewport()->size(), v.state());
         const QPoint pos(c.trackLeft() + 300, 200);
         const TimeNs under = c.time(pos.x());
@@ -177,10 +180,7 @@ private slots:
     {
         Fixture f;
         TimelineView v;
-        v.resize(1200, 600);
-        v.setDocument(f.doc);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(f.show(v));
         QSignalSpy selected(&v, &TimelineView::sliceSelected);
         QTest::mouseClick(v.viewport(), Qt::LeftButton, {}, centerOf(v, f.op));
         QCOMPARE(v.selectedSlice(), f.op);
@@ -204,10 +204,7 @@ private slots:
     {
         Fixture f;
         TimelineView v;
-        v.resize(1200, 600);
-        v.setDocument(f.doc);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(f.show(v));
         QSignalSpy range(&v, &TimelineView::rangeSelected);
         const QPoint a = centerOf(v, f.op);
         const QPoint b = a + QPoint(200, 0);
@@ -229,10 +226,7 @@ private slots:
     {
         Fixture f;
         TimelineView v;
-        v.resize(1200, 600);
-        v.setDocument(f.doc);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(f.show(v));
         v.viewport()->repaint();
         const uint64_t q0 = v.renderer().geometry().queryCount();
         QVERIFY(q0 > 0);
@@ -280,10 +274,7 @@ private slots:
     {
         Fixture f;
         TimelineView v;
-        v.resize(1200, 600);
-        v.setDocument(f.doc);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(f.show(v));
         const int before = v.renderer().layout().totalHeight();
         const int headerY =
             v.renderer().coords(v.viewport()->size(), v.state()).y(v.renderer().layout().rows()[0].y) + 5;
@@ -302,10 +293,7 @@ private slots:
     {
         Fixture f;
         TimelineView v;
-        v.resize(1200, 600);
-        v.setDocument(f.doc);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(f.show(v));
         const TimelineCoords c = v.renderer().coords(v.viewport()->size(), v.state());
         const int y = v.renderer().ruler().stepRulerTop() + 5;
         const int x = int(c.x(15'000'000)); // inside step 2

@@ -1,5 +1,6 @@
 #include "core/analysis/timeline/kernelstats.h"
 #include "core/analysis/timeline/rangestats.h"
+#include "sharedtraces.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/logdirmodel.h"
 #include "ui/panels/kernelfiltermodel.h"
@@ -14,14 +15,7 @@ using namespace ks::ui;
 
 namespace {
 
-std::shared_ptr<TraceDocument> load(const char* name)
-{
-    std::atomic<bool> cancel{false};
-    DocumentLoad r = loadDocument(QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name), cancel, {});
-    return r.document;
-}
-
-const char* kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+using test::kQwen;
 const char* kResnet = "pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz";
 
 } // namespace
@@ -31,7 +25,7 @@ class TestUiModels : public QObject {
 private slots:
     void kernelTableModel()
     {
-        auto doc = load(kQwen);
+        auto doc = test::loadSharedDocument(kQwen);
         QVERIFY(doc);
         KernelTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -47,7 +41,7 @@ private slots:
                      k.total);
             QVERIFY(!model.index(r, KernelTableModel::Name).data().toString().isEmpty());
         }
-        model.setDocument(load(kResnet));
+        model.setDocument(test::loadSharedDocument(kResnet));
         QVERIFY(model.rowCount() > 10);
         model.setDocument(nullptr);
         QCOMPARE(model.rowCount(), 0);
@@ -64,7 +58,7 @@ private slots:
     void kernelFilterMatchesBruteForce()
     {
         QFETCH(QString, text);
-        auto doc = load(kQwen);
+        auto doc = test::loadSharedDocument(kQwen);
         KernelTableModel model;
         model.setDocument(doc);
         KernelFilterModel proxy;
@@ -94,7 +88,7 @@ private slots:
 
     void rangeStatsModel()
     {
-        auto doc = load(kQwen);
+        auto doc = test::loadSharedDocument(kQwen);
         RangeStatsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         std::vector<TrackId> tracks;

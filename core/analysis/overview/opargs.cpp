@@ -59,19 +59,15 @@ bool parseInt(std::string_view s, size_t& i, int64_t& out)
     return true;
 }
 
-// Python's int list from a Concrete Inputs string such as "[-1]" or "[512]" (ast.literal_eval).
-
-} // namespace
-
-bool parseIntListText(std::string_view s, std::vector<int64_t>& out)
+// A list of integers at s[i] such as "[-1]" or "[512, 64]"; its values are appended to out and i
+// moves past the ']'.
+bool parseIntList(std::string_view s, size_t& i, std::vector<int64_t>& out)
 {
-    out.clear();
-    size_t i = 0;
     skipSpace(s, i);
     if (i >= s.size() || s[i] != '[') return false;
     ++i;
     skipSpace(s, i);
-    if (i < s.size() && s[i] == ']') return true;
+    if (i < s.size() && s[i] == ']') return ++i, true;
     for (;;) {
         int64_t v;
         if (!parseInt(s, i, v)) return false;
@@ -81,8 +77,19 @@ bool parseIntListText(std::string_view s, std::vector<int64_t>& out)
             ++i;
             continue;
         }
-        return i < s.size() && s[i] == ']';
+        if (i < s.size() && s[i] == ']') return ++i, true;
+        return false;
     }
+}
+
+} // namespace
+
+// Python's int list from a Concrete Inputs string (ast.literal_eval).
+bool parseIntListText(std::string_view s, std::vector<int64_t>& out)
+{
+    out.clear();
+    size_t i = 0;
+    return parseIntList(s, i, out);
 }
 
 bool parseBoolListText(std::string_view s, std::vector<bool>& out)
@@ -183,31 +190,8 @@ bool OpArgList::parse(std::string_view s)
             // An integer list, unless it nests or holds anything else.
             it.kind = Kind::IntList;
             it.first = uint32_t(m_values.size());
-            size_t j = i + 1;
-            skipSpace(s, j);
-            bool ok = true;
-            if (j < s.size() && s[j] == ']') {
-                ++j;
-            } else {
-                for (;;) {
-                    int64_t v;
-                    if (!parseInt(s, j, v)) {
-                        ok = false;
-                        break;
-                    }
-                    m_values.push_back(v);
-                    skipSpace(s, j);
-                    if (j < s.size() && s[j] == ',') {
-                        ++j;
-                        continue;
-                    }
-                    if (j < s.size() && s[j] == ']')
-                        ++j;
-                    else
-                        ok = false;
-                    break;
-                }
-            }
+            size_t j = i;
+            const bool ok = parseIntList(s, j, m_values);
             if (ok) {
                 it.size = uint32_t(m_values.size() - it.first);
                 i = j;

@@ -1,5 +1,6 @@
 #include "core/analysis/overview/overviewexport.h"
 
+#include "core/analysis/overview/overviewjson.h"
 #include "core/util/atomicfile.h"
 #include "core/util/jsonwrite.h"
 
@@ -81,20 +82,6 @@ std::string pyList(const std::vector<std::string>& v)
     for (size_t i = 0; i < v.size(); ++i)
         out += (i ? ", '" : "'") + v[i] + "'";
     return out + "]";
-}
-
-void jsonNum(std::string& out, double d)
-{
-    if (std::isfinite(d))
-        appendJsonDouble(out, d);
-    else
-        out += "null";
-}
-
-void jsonKey(std::string& out, std::string_view k)
-{
-    appendJsonString(out, k);
-    out += ':';
 }
 
 double ms(TimeNs ns)
@@ -224,153 +211,78 @@ bool writeOverviewCsv(const OverviewResult& r, const std::string& dir, std::stri
     return h.write(path("short_kernel_histogram"), error);
 }
 
+nlohmann::ordered_json overviewJsonValue(const OverviewResult& r)
+{
+    using J = nlohmann::ordered_json;
+    auto num = [](double d) { return std::isfinite(d) ? J(d) : J(nullptr); };
+    auto timeline = [&](const GpuTimelineMetrics& m) {
+        J t = J::object();
+        for (const auto& [k, ns] : timelineRows(m))
+            t[k] = num(m.valid ? ms(ns) : NAN);
+        return t;
+    };
+    J j;
+    j["gpu_timeline"] = timeline(r.timeline);
+    J perDevice = J::object();
+    for (const auto& [device, m] : r.perDevice)
+        perDevice[std::to_string(device)] = timeline(m);
+    j["gpu_timeline_per_device"] = std::move(perDevice);
+    J categories = J::array();
+    for (const CategorySummaryRow& x : r.kernels.categories)
+        categories.push_back({{"op category", x.category},
+                              {"Count", x.count},
+                              {"total_direct_kernel_time_ms", num(x.directMs)},
+                              {"Percentage (%)", num(x.percent)}});
+    j["ops_summary_by_category"] = std::move(categories);
+    J ops = J::array();
+    for (const OpsSummaryRow& x : r.kernels.ops)
+        ops.push_back({{"name", x.name},
+                       {"total_direct_kernel_time_ms", num(x.directUs / 1000)},
+                       {"total_subtree_kernel_time_ms", num(x.subtreeUs / 1000)},
+                       {"Count", x.count},
+                       {"Categories", x.categories},
+                       {"Percentage (%)", num(x.percent)}});
+    j["ops_summary"] = std::move(ops);
+    J kernels = J::array();
+    for (const KernelSummaryRow& x : r.kernels.kernels)
+        kernels.push_back({{"Parent op category", x.category},
+                           {"Parent cpu_op", x.parentOp},
+                           {"Kernel name", x.kernelName},
+                           {"Kernel stream", x.stream},
+                           {"Kernel duration (µs)_sum", num(x.sumUs)},
+                           {"Kernel duration (µs)_count", x.count}});
+    j["kernel_summary"] = std::move(kernels);
+    J perf = J::object();
+    for (const PerfSheet& sh : r.perfSheets) {
+        J rows = J::array();
+        for (const PerfRow& x : sh.rows) {
+            J row;
+            row["name"] = x.name;
+            for (const auto& [k, v] : x.params)
+                row["param: " + k] = v;
+            row["GFLOPS"] = num(x.gflops);
+            row["Data Moved (MB)"] = num(x.dataMovedMB);
+            row["FLOPS/Byte"] = num(x.flopsPerByte);
+            row["TFLOPS/s_mean"] = num(x.tflopsPerS.mean);
+            row["TB/s_mean"] = num(x.tbPerS.mean);
+            row["Kernel Time (µs)_sum"] = num(x.kernelUs.sum);
+            row["Kernel Time (µs)_mean"] = num(x.kernelUs.mean);
+            row["count"] = x.count;
+            rows.push_back(std::move(row));
+        }
+        perf[sh.name] = std::move(rows);
+    }
+    j["perf"] = std::move(perf);
+    J histogram = J::array();
+    for (const HistogramBin& b : r.shortKernels)
+        histogram.push_back({num(b.start), num(b.end), b.count});
+    j["short_kernel_histogram"] = std::move(histogram);
+    return j;
+}
+
 std::string overviewJson(const OverviewResult& r)
 {
-    std::string o = "{";
-    auto timeline = [&](const GpuTimelineMetrics& m) {
-        o += '{';
-        bool first = true;
-        for (const auto& [k, ns] : timelineRows(m)) {
-            if (!first) o += ',';
-            first = false;
-            jsonKey(o, k);
-            jsonNum(o, m.valid ? ms(ns) : NAN);
-        }
-        o += '}';
-    };
-    jsonKey(o, "gpu_timeline");
-    timeline(r.timeline);
-    o += ',';
-    jsonKey(o, "gpu_timeline_per_device");
-    o += '{';
-    bool first = true;
-    for (const auto& [device, m] : r.perDevice) {
-        if (!first) o += ',';
-        first = false;
-        jsonKey(o, std::to_string(device));
-        timeline(m);
-    }
-    o += "},";
-    jsonKey(o, "ops_summary_by_category");
-    o += '[';
-    for (size_t i = 0; i < r.kernels.categories.size(); ++i) {
-        const CategorySummaryRow& x = r.kernels.categories[i];
-        o += i ? ",{" : "{";
-        jsonKey(o, "op category");
-        appendJsonString(o, x.category);
-        o += ',';
-        jsonKey(o, "Count");
-        o += std::to_string(x.count) + ',';
-        jsonKey(o, "total_direct_kernel_time_ms");
-        jsonNum(o, x.directMs);
-        o += ',';
-        jsonKey(o, "Percentage (%)");
-        jsonNum(o, x.percent);
-        o += '}';
-    }
-    o += "],";
-    jsonKey(o, "ops_summary");
-    o += '[';
-    for (size_t i = 0; i < r.kernels.ops.size(); ++i) {
-        const OpsSummaryRow& x = r.kernels.ops[i];
-        o += i ? ",{" : "{";
-        jsonKey(o, "name");
-        appendJsonString(o, x.name);
-        o += ',';
-        jsonKey(o, "total_direct_kernel_time_ms");
-        jsonNum(o, x.directUs / 1000);
-        o += ',';
-        jsonKey(o, "total_subtree_kernel_time_ms");
-        jsonNum(o, x.subtreeUs / 1000);
-        o += ',';
-        jsonKey(o, "Count");
-        o += std::to_string(x.count) + ',';
-        jsonKey(o, "Categories");
-        o += '[';
-        for (size_t j = 0; j < x.categories.size(); ++j) {
-            if (j) o += ',';
-            appendJsonString(o, x.categories[j]);
-        }
-        o += "],";
-        jsonKey(o, "Percentage (%)");
-        jsonNum(o, x.percent);
-        o += '}';
-    }
-    o += "],";
-    jsonKey(o, "kernel_summary");
-    o += '[';
-    for (size_t i = 0; i < r.kernels.kernels.size(); ++i) {
-        const KernelSummaryRow& x = r.kernels.kernels[i];
-        o += i ? ",{" : "{";
-        jsonKey(o, "Parent op category");
-        appendJsonString(o, x.category);
-        o += ',';
-        jsonKey(o, "Parent cpu_op");
-        appendJsonString(o, x.parentOp);
-        o += ',';
-        jsonKey(o, "Kernel name");
-        appendJsonString(o, x.kernelName);
-        o += ',';
-        jsonKey(o, "Kernel stream");
-        o += std::to_string(x.stream) + ',';
-        jsonKey(o, "Kernel duration (µs)_sum");
-        jsonNum(o, x.sumUs);
-        o += ',';
-        jsonKey(o, "Kernel duration (µs)_count");
-        o += std::to_string(x.count);
-        o += '}';
-    }
-    o += "],";
-    jsonKey(o, "perf");
-    o += '{';
-    for (size_t s = 0; s < r.perfSheets.size(); ++s) {
-        const PerfSheet& sh = r.perfSheets[s];
-        if (s) o += ',';
-        jsonKey(o, sh.name);
-        o += '[';
-        for (size_t i = 0; i < sh.rows.size(); ++i) {
-            const PerfRow& x = sh.rows[i];
-            o += i ? ",{" : "{";
-            jsonKey(o, "name");
-            appendJsonString(o, x.name);
-            for (const auto& [k, v] : x.params) {
-                o += ',';
-                jsonKey(o, "param: " + k);
-                appendJsonString(o, v);
-            }
-            const std::pair<const char*, double> nums[] = {
-                {"GFLOPS", x.gflops},
-                {"Data Moved (MB)", x.dataMovedMB},
-                {"FLOPS/Byte", x.flopsPerByte},
-                {"TFLOPS/s_mean", x.tflopsPerS.mean},
-                {"TB/s_mean", x.tbPerS.mean},
-                {"Kernel Time (µs)_sum", x.kernelUs.sum},
-                {"Kernel Time (µs)_mean", x.kernelUs.mean},
-            };
-            for (const auto& [k, v] : nums) {
-                o += ',';
-                jsonKey(o, k);
-                jsonNum(o, v);
-            }
-            o += ',';
-            jsonKey(o, "count");
-            o += std::to_string(x.count) + '}';
-        }
-        o += ']';
-    }
-    o += "},";
-    jsonKey(o, "short_kernel_histogram");
-    o += '[';
-    for (size_t i = 0; i < r.shortKernels.size(); ++i) {
-        const HistogramBin& b = r.shortKernels[i];
-        o += i ? ",[" : "[";
-        jsonNum(o, b.start);
-        o += ',';
-        jsonNum(o, b.end);
-        o += ',' + std::to_string(b.count) + ']';
-    }
-    o += "]}\n";
-    return o;
+    return dumpJson(overviewJsonValue(r), -1) + "\n";
 }
 
 std::string overviewText(const OverviewResult& r, size_t rowLimit)

@@ -1,9 +1,9 @@
 #include "core/analysis/overview/reportexport.h"
 
 #include "core/analysis/overview/overviewexport.h"
+#include "core/analysis/overview/overviewjson.h"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 namespace ks {
 
@@ -46,7 +46,7 @@ nlohmann::ordered_json stepsJson(const StepBreakdown& b)
 std::string overviewReportJson(const OverviewReport& r)
 {
     using J = nlohmann::ordered_json;
-    J j = J::parse(overviewJson(r.gpu));
+    J j = overviewJsonValue(r.gpu);
     j["step_breakdown"] = stepsJson(r.steps);
     J idle = J::array();
     for (const StreamIdle& s : r.idle) {
@@ -102,7 +102,7 @@ std::string overviewReportJson(const OverviewReport& r)
         findings.push_back(std::move(row));
     }
     j["findings"] = std::move(findings);
-    return j.dump(1) + "\n";
+    return dumpJson(j, 1) + "\n";
 }
 
 std::string overviewReportText(const OverviewReport& r, size_t rowLimit)

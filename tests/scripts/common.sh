@@ -1,0 +1,20 @@
+# Sourced by the script tests (after `set -eu` and the check of their variables): a work directory
+# removed on exit, and fail MESSAGE, which ends the test with the message on stderr.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# check_trace FILE ASSERTIONS: runs the Python ASSERTIONS on the Kineto trace FILE, with doc (the
+# JSON), ev (its events), x (the "X" events), names (their names) and marks (the names of the "i"
+# events) defined.
+check_trace() {
+    /usr/bin/python3 - "$1" "$2" <<'PY' || fail "trace check: $2"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ev = doc["traceEvents"]
+x = [e for e in ev if e.get("ph") == "X"]
+names = [e["name"] for e in x]
+marks = [e["name"] for e in ev if e.get("ph") == "i"]
+exec(sys.argv[2])
+PY
+}
