@@ -67,8 +67,6 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     m_proxy->setSourceModel(m_model);
     m_table = newStatsTable(m_proxy, this);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
@@ -148,8 +146,6 @@ void OperatorPanel::recompute()
             const int devCol = m_model->columnOf(OperatorTableModel::Col::SelfDevice);
             const int col = devCol >= 0 ? devCol : m_model->columnOf(OperatorTableModel::Col::CpuTotal);
             m_table->sortByColumn(col, Qt::DescendingOrder);
-            m_table->resizeColumnsToContents();
-            m_table->setColumnWidth(0, std::min(m_table->columnWidth(0), 420));
             updateSummaryLine();
             emit summaryReady();
         });
