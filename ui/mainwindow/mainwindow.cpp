@@ -177,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
+    connectContextMenus();
     m_stack->setCurrentWidget(m_startPage);
 }
 

@@ -123,6 +123,10 @@ private:
     MainWindow* windowForOpen(const QString& what);
     void restoreTitle();
     void showPreferences();
+    // mainwindowmenus.cpp: right-click menus of the timeline and the tables.
+    void connectContextMenus();
+    void findInTimeline(const QString& name);
+    void showInTable(const QString& name, bool gpu);
     void openDialog();
     void openFolderDialog();
     void quitApplication();
