@@ -98,7 +98,7 @@ const std::vector<ExportFormatInfo>& exportFormats()
          QStringLiteral("key_averages().table() as torch prints it, as kinetoscope summary (row limit "
                         "and time unit from Preferences)"),
          QStringLiteral("Text (*.txt)"), QStringLiteral(".key_averages.txt")},
-        {F::OverviewText, QStringLiteral("Overview &Report (Text)…"),
+        {F::OverviewText, QStringLiteral("Overview Report (Te&xt)…"),
          QStringLiteral("Findings, step breakdown, idle time and TraceLens's tables, as kinetoscope "
                         "analyze"),
          QStringLiteral("Text (*.txt)"), QStringLiteral(".analyze.txt")},

@@ -283,7 +283,8 @@ void MainWindow::buildMenus()
     m_exportMenu = new ExportMenu(this);
     file->addMenu(m_exportMenu);
     file->addSeparator();
-    file->addAction(QStringLiteral("&Preferences…"), QKeySequence::Preferences, this, &MainWindow::showPreferences)
+    file->addAction(QStringLiteral("&Preferences…"), QKeySequence(QStringLiteral("Ctrl+,")), this,
+                    &MainWindow::showPreferences)
         ->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
     file->addAction(QStringLiteral("&Close Window"), QKeySequence::Close, this, &QWidget::close);

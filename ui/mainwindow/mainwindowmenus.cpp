@@ -74,8 +74,10 @@ void MainWindow::findInTimeline(const QString& text)
     runSearch(name, false, true);
 }
 
-void MainWindow::showInTable(const QString& name, bool gpu)
+void MainWindow::showInTable(const QString& text, bool gpu)
 {
+    // torch lists every "ProfilerStep#N" as one "ProfilerStep*" row.
+    const QString name = text.startsWith(QLatin1String("ProfilerStep#")) ? QStringLiteral("ProfilerStep") : text;
     QWidget* panel = gpu ? static_cast<QWidget*>(m_kernels) : static_cast<QWidget*>(m_operators);
     if (gpu)
         m_kernels->setFilterText(name);

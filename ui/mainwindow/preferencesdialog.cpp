@@ -62,8 +62,12 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent)
         "name from the list, or bf16=TFLOPS,fp32=TFLOPS,tbps=TB/s[,fp8=,tf32=]. Empty: the trace's "
         "deviceProperties name looked up in the built-in table"));
     form->addRow(QStringLiteral("Device &peaks:"), m_peak);
+    m_peak->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_peak->setMinimumContentsLength(28);
     m_peakStatus = new QLabel(this);
     m_peakStatus->setWordWrap(true);
+    m_peakStatus->setMinimumWidth(320);
+    m_peakStatus->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     form->addRow(QString(), m_peakStatus);
     layout->addLayout(form);
 
@@ -90,8 +94,9 @@ void PreferencesDialog::validatePeak()
                                                               ? QStringLiteral("Using the trace's device.")
                                                               : QStringLiteral("Valid.")));
     } else {
-        m_peakStatus->setText(
-            QStringLiteral("<span style='color:%1'>%2</span>").arg(p.error.name(), why.toHtmlEscaped()));
+        m_peakStatus->setText(QStringLiteral("<span style='color:%1'>%2</span><br><span style='color:%3'>A "
+                                             "name from the list, or bf16=TFLOPS,fp32=TFLOPS,tbps=TB/s</span>")
+                                  .arg(p.error.name(), why.toHtmlEscaped(), p.hintText.name()));
     }
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(ok);
 }

@@ -1,5 +1,6 @@
 #include "ui/overview/rooflinechart.h"
 
+#include "ui/overview/charttheme.h"
 #include "ui/util/theme.h"
 
 #include <QChart>
@@ -32,6 +33,7 @@ RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
     c->addAxis(m_y, Qt::AlignLeft);
     setChart(c);
     setRenderHint(QPainter::Antialiasing, true);
+    followThemeInChart(this);
 }
 
 void RooflineChart::setReport(const OverviewReport& r)
@@ -80,7 +82,7 @@ void RooflineChart::setReport(const OverviewReport& r)
         line->attachAxis(m_x);
         line->attachAxis(m_y);
     } else {
-        c->setTitle(tr("Roofline: device %1 not in the peak table (set it in analyze --device-peak)")
+        c->setTitle(tr("Roofline: device %1 not in the peak table (set it in File > Preferences > Device peaks)")
                         .arg(r.deviceName.empty() ? tr("unknown") : QString::fromStdString(r.deviceName)));
     }
     std::map<std::string, QScatterSeries*> bySheet;

@@ -62,9 +62,13 @@ QMenu* TimelineView::contextMenuAt(const QPoint& pos, QWidget* parent)
                             zoomToSlice(ref);
                         })
             ->setObjectName(QStringLiteral("zoomTo"));
-        menu->addAction(gpu ? QStringLiteral("Show in &GPU Kernels Table") : QStringLiteral("Show in &Operator Table"),
-                        this, [this, name, gpu] { emit showInTableRequested(name, gpu); })
-            ->setObjectName(QStringLiteral("showInTable"));
+        // Python frames and the profiler's own span have no row in torch's operator table.
+        const std::string_view cat = t.str(t.slices(ref.track).category(ref.index));
+        if (gpu || (cat != "python_function" && cat != "Trace"))
+            menu->addAction(gpu ? QStringLiteral("Show in &GPU Kernels Table")
+                                : QStringLiteral("Show in &Operator Table"),
+                            this, [this, name, gpu] { emit showInTableRequested(name, gpu); })
+                ->setObjectName(QStringLiteral("showInTable"));
     }
 
     const bool onTrack = hit.kind == TimelineHit::Kind::Slice || hit.kind == TimelineHit::Kind::Track ||
