@@ -3,8 +3,8 @@
 #include "openedwindow.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/panels/kernelfiltermodel.h"
-#include "ui/panels/operatorfiltermodel.h"
 #include "ui/panels/kernelpanel.h"
+#include "ui/panels/operatorfiltermodel.h"
 #include "ui/panels/operatorpanel.h"
 #include "ui/timeline/timelinehittest.h"
 #include "ui/timeline/timelineview.h"
@@ -95,8 +95,9 @@ private slots:
         for (int r = 0; r < w->operatorPanel()->proxy()->rowCount(); ++r)
             ops << w->operatorPanel()->proxy()->index(r, 0).data().toString();
         TimelineHit hit;
-        const QPoint pos = pointOnSlice(view, TrackKind::CpuThread, &hit,
-                                        [&ops](const QString& n) { return n.startsWith(u"aten::") && ops.contains(n); });
+        const QPoint pos = pointOnSlice(view, TrackKind::CpuThread, &hit, [&ops](const QString& n) {
+            return n.startsWith(u"aten::") && ops.contains(n);
+        });
         QVERIFY(pos.x() >= 0);
         const QString name = sliceName(view, hit.slice);
         std::unique_ptr<QMenu> menu(view->contextMenuAt(pos, nullptr));
@@ -162,7 +163,8 @@ private slots:
         QVERIFY(layout.isTrackHidden(track));
         QVERIFY(!layout.rows()[size_t(layout.rowOfTrack(track))].visible);
         QVERIFY(layout.totalHeight() < before);
-        std::unique_ptr<QMenu> again(view->contextMenuAt(QPoint(10, view->viewport()->height() / 2), nullptr));
+        std::unique_ptr<QMenu> again(
+            view->contextMenuAt(QPoint(10, view->viewport()->height() / 2), nullptr));
         QVERIFY(again);
         QAction* show = actionNamed(again.get(), "showHidden");
         QVERIFY(show);
@@ -222,7 +224,8 @@ private slots:
         QTableView* ops = w->operatorPanel()->findChild<QTableView*>();
         QModelIndex first;
         for (int r = 0; r < ops->model()->rowCount() && !first.isValid(); ++r)
-            if (ops->model()->index(r, 0).data().toString().startsWith(u"aten::")) first = ops->model()->index(r, 0);
+            if (ops->model()->index(r, 0).data().toString().startsWith(u"aten::"))
+                first = ops->model()->index(r, 0);
         QVERIFY(first.isValid());
         std::unique_ptr<QMenu> menu(rowContextMenu(ops, first, nullptr));
         actionNamed(menu.get(), "copyName")->trigger();

@@ -116,7 +116,8 @@ private slots:
             const QStringList lines = QString::fromUtf8(bytes).split(QLatin1Char('\n'));
             QCOMPARE(lines.size(), 6);
             QCOMPARE(lines[0], QStringLiteral("<html>"));
-            const QRegularExpression img(QStringLiteral("^  <img src='data:image/png;base64,([A-Za-z0-9+/=]+)'"));
+            const QRegularExpression img(
+                QStringLiteral("^  <img src='data:image/png;base64,([A-Za-z0-9+/=]+)'"));
             const QRegularExpressionMatch m = img.match(lines[3]);
             QVERIFY(m.hasMatch());
             // The image shrinks to the window: nothing (the legend) runs off its right edge.
@@ -165,7 +166,8 @@ private slots:
         }
         }
         // Atomic writes leave no temporary files behind.
-        const QStringList left = QDir(m_dir.path()).entryList({QStringLiteral("*.tmp")}, QDir::Files | QDir::Hidden);
+        const QStringList left =
+            QDir(m_dir.path()).entryList({QStringLiteral("*.tmp")}, QDir::Files | QDir::Hidden);
         QVERIFY2(left.isEmpty(), qPrintable(left.join(u' ')));
     }
 

@@ -121,7 +121,8 @@ private slots:
         for (QAction* a : colors->actions())
             QCOMPARE(a->isChecked(), a->data().toInt() == int(Theme::Scheme::Dark));
         colors->actions().first()->trigger(); // Follow the System
-        QCOMPARE(QSettings().value(QStringLiteral("preferences/scheme")).toString(), QStringLiteral("system"));
+        QCOMPARE(QSettings().value(QStringLiteral("preferences/scheme")).toString(),
+                 QStringLiteral("system"));
     }
 
     void aBadDevicePeakIsRefused()
@@ -140,7 +141,8 @@ private slots:
     void devicePeakAndTableSettingsAreUsed()
     {
         Preferences::instance().setDevicePeakText(QString());
-        test::OpenedWindow o = test::openSharedTrace(kBert, &MainWindow::overviewPage, &OverviewPage::computed);
+        test::OpenedWindow o =
+            test::openSharedTrace(kBert, &MainWindow::overviewPage, &OverviewPage::computed);
         QVERIFY(o.doc);
         QVERIFY(o.window->overviewPage()->report());
         // The Overview recomputes with the peaks of the Preferences.

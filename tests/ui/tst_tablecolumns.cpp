@@ -48,7 +48,12 @@ QStringList cutColumns(const QTableView* t)
             }
         }
         // Cell padding is a few pixels a side in every style.
-        if (widest + 6 > width) out << QStringLiteral("%1 (%2 px for \"%3\", %4 px wide)").arg(header(t, c)).arg(widest).arg(text).arg(width);
+        if (widest + 6 > width)
+            out << QStringLiteral("%1 (%2 px for \"%3\", %4 px wide)")
+                       .arg(header(t, c))
+                       .arg(widest)
+                       .arg(text)
+                       .arg(width);
     }
     return out;
 }
@@ -151,8 +156,8 @@ private slots:
             const QAbstractItemView* view = t;
             for (int c = 0; c + 1 < t->model()->columnCount(); ++c)
                 QVERIFY(t->columnWidth(c) <=
-                        std::min(kMaxFittedColumnWidth,
-                                 std::max(view->sizeHintForColumn(c), t->horizontalHeader()->sectionSizeHint(c))));
+                        std::min(kMaxFittedColumnWidth, std::max(view->sizeHintForColumn(c),
+                                                                 t->horizontalHeader()->sectionSizeHint(c))));
             ++checked;
         }
         QVERIFY(checked >= 5);

@@ -74,7 +74,8 @@ private slots:
             for (int x = c.trackLeft() + 100; x < view->viewport()->width(); x += 2)
                 if (const TimelineHit hit = hitTest(view->renderer(), c, QPoint(x, y));
                     hit.kind == TimelineHit::Kind::Slice &&
-                    m_opened.doc->trace->str(m_opened.doc->trace->slices(hit.slice.track).name(hit.slice.index))
+                    m_opened.doc->trace
+                        ->str(m_opened.doc->trace->slices(hit.slice.track).name(hit.slice.index))
                         .starts_with("aten::")) {
                     pos = QPoint(x, y);
                     break;
@@ -146,7 +147,8 @@ private slots:
         QVERIFY(img.save(QDir(m_out).filePath(QStringLiteral("preferences-dialog.png"))));
         d.devicePeakBox()->setEditText(QStringLiteral("bf16=fast"));
         QCoreApplication::processEvents();
-        QVERIFY(d.grab().toImage().save(QDir(m_out).filePath(QStringLiteral("preferences-dialog-bad-peak.png"))));
+        QVERIFY(
+            d.grab().toImage().save(QDir(m_out).filePath(QStringLiteral("preferences-dialog-bad-peak.png"))));
         d.reject();
     }
 

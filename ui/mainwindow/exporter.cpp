@@ -20,7 +20,8 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-bool writeText(const std::string& path, std::string_view text, const std::atomic<bool>& cancel, QString& error)
+bool writeText(const std::string& path, std::string_view text, const std::atomic<bool>& cancel,
+               QString& error)
 {
     AtomicFile f(path);
     if (!f.open() || !f.write(text)) {
@@ -119,8 +120,8 @@ const ExportFormatInfo& exportFormatInfo(ExportFormat format)
     return exportFormats().front();
 }
 
-ExportOutcome runExport(const TraceDocument& doc, const ExportRequest& request, const std::atomic<bool>& cancel,
-                        const std::function<void(double)>& progress)
+ExportOutcome runExport(const TraceDocument& doc, const ExportRequest& request,
+                        const std::atomic<bool>& cancel, const std::function<void(double)>& progress)
 {
     if (!doc.trace) return fail(QStringLiteral("no trace is loaded"));
     const Trace& trace = *doc.trace;
@@ -174,12 +175,11 @@ ExportOutcome runExport(const TraceDocument& doc, const ExportRequest& request, 
             return fail(QStringLiteral("no memory events on device '%1'; devices in this trace: %2")
                             .arg(request.memoryDevice, qs(tl->deviceList())));
         // The format follows the name, as torch's does; the dialog's suffix makes the two agree.
-        const MemoryExportFormat want = request.format == ExportFormat::MemoryHtml ? MemoryExportFormat::Html
-                                        : request.format == ExportFormat::MemoryJson
-                                            ? MemoryExportFormat::Json
-                                        : request.format == ExportFormat::MemoryJsonGz
-                                            ? MemoryExportFormat::JsonGz
-                                            : MemoryExportFormat::RawJsonGz;
+        const MemoryExportFormat want =
+            request.format == ExportFormat::MemoryHtml     ? MemoryExportFormat::Html
+            : request.format == ExportFormat::MemoryJson   ? MemoryExportFormat::Json
+            : request.format == ExportFormat::MemoryJsonGz ? MemoryExportFormat::JsonGz
+                                                           : MemoryExportFormat::RawJsonGz;
         if (memoryExportFormatFor(path) != want)
             return fail(QStringLiteral("%1: for this format the name must end in %2")
                             .arg(request.path, memorySuffix(want)));
@@ -214,19 +214,23 @@ ExportOutcome runExport(const TraceDocument& doc, const ExportRequest& request, 
                 return fail(QStringLiteral("device peak '%1': %2").arg(request.devicePeak, qs(why)));
             o.peak = p;
         }
-        const OverviewReport report = buildOverview(trace, doc.links, o, &cancel);
+        LinkIndex ownLinks;
+        if (request.growing) ownLinks.build(trace, &cancel);
+        const OverviewReport report =
+            buildOverview(trace, request.growing ? ownLinks : doc.links, o, &cancel);
         if (cancel || report.cancelled) break;
-        if (!report.gpu.timeline.valid) out.warnings << QStringLiteral("no linked GPU work (the GPU timeline is empty)");
+        if (!report.gpu.timeline.valid)
+            out.warnings << QStringLiteral("no linked GPU work (the GPU timeline is empty)");
         if (request.format == ExportFormat::OverviewCsv) {
             std::string why;
             out.ok = writeOverviewCsv(report.gpu, path, &why);
             out.error = qs(why);
             return out;
         }
-        const std::string text = request.format == ExportFormat::OverviewJson
-                                     ? overviewReportJson(report)
-                                     : overviewReportText(report, request.rowLimit < 0 ? SIZE_MAX
-                                                                                       : size_t(request.rowLimit));
+        const std::string text =
+            request.format == ExportFormat::OverviewJson
+                ? overviewReportJson(report)
+                : overviewReportText(report, request.rowLimit < 0 ? SIZE_MAX : size_t(request.rowLimit));
         out.ok = writeText(path, text, cancel, error);
         out.error = error;
         return out;

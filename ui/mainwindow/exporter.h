@@ -41,11 +41,13 @@ const ExportFormatInfo& exportFormatInfo(ExportFormat format);
 
 struct ExportRequest {
     ExportFormat format = ExportFormat::ChromeTrace;
-    QString path; // a file, or a directory for OverviewCsv
+    QString path;         // a file, or a directory for OverviewCsv
     QString memoryDevice; // "cuda:0"; empty: the trace's default device
     int rowLimit = 100;   // torch tables and text reports; -1 for all
     QString timeUnit;     // "", "s", "ms", "us"
     QString devicePeak;   // --device-peak text; empty: the trace's device
+    // A live session's trace: its link index is replaced on the GUI thread, so the job builds its own.
+    bool growing = false;
 };
 
 struct ExportOutcome {
@@ -57,7 +59,7 @@ struct ExportOutcome {
 
 // Writes the export (atomically: a failed or cancelled one leaves the target as it was). progress
 // gets a fraction in [0, 1] where the writer reports one; cancel is polled.
-ExportOutcome runExport(const TraceDocument& doc, const ExportRequest& request, const std::atomic<bool>& cancel,
-                        const std::function<void(double)>& progress = {});
+ExportOutcome runExport(const TraceDocument& doc, const ExportRequest& request,
+                        const std::atomic<bool>& cancel, const std::function<void(double)>& progress = {});
 
 } // namespace ks::ui

@@ -1,6 +1,7 @@
 #include "ui/mainwindow/exportmenu.h"
 
 #include "ui/document/tracedocument.h"
+#include "ui/live/livecontroller.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
 #include "ui/util/preferences.h"
@@ -113,6 +114,17 @@ void ExportMenu::exportTo(ExportFormat format, const QString& path)
     request.timeUnit = prefs.timeUnit();
     request.devicePeak = prefs.devicePeakText();
     if (MemoryView* mv = m_window->memoryView()) request.memoryDevice = mv->deviceSelector()->currentText();
+    LiveController* live = m_window->liveController();
+    request.growing = live != nullptr;
+    if (live && !live->ended() && format == ExportFormat::ChromeTrace) {
+        // A running session's trace is written by its controller, which pauses the ingest meanwhile.
+        connect(
+            m_window, &MainWindow::traceSaved, this,
+            [this](const QString& saved, const QString& error) { emit finished(saved, error); },
+            Qt::SingleShotConnection);
+        m_window->saveAs(path);
+        return;
+    }
 
     m_path = path;
     auto permille = std::make_shared<std::atomic<int>>(-1);
@@ -156,19 +168,23 @@ void ExportMenu::done(const QString& path, const ExportOutcome& outcome)
         m_progress->reset();
         m_progress->hide();
     }
-    QString error = outcome.ok ? QString() : (outcome.error.isEmpty() ? QStringLiteral("failed") : outcome.error);
+    QString error =
+        outcome.ok ? QString() : (outcome.error.isEmpty() ? QStringLiteral("failed") : outcome.error);
     if (outcome.cancelled) error = QStringLiteral("cancelled");
     if (error.isEmpty()) {
         QString note;
-        if (!outcome.warnings.isEmpty()) note = QStringLiteral(" (") + outcome.warnings.join(QStringLiteral("; ")) + QLatin1Char(')');
+        if (!outcome.warnings.isEmpty())
+            note = QStringLiteral(" (") + outcome.warnings.join(QStringLiteral("; ")) + QLatin1Char(')');
         m_window->statusBar()->showMessage(QStringLiteral("Exported %1%2").arg(path, note), 8000);
     } else if (outcome.cancelled) {
-        m_window->statusBar()->showMessage(QStringLiteral("Export cancelled; %1 was not written").arg(path), 8000);
+        m_window->statusBar()->showMessage(QStringLiteral("Export cancelled; %1 was not written").arg(path),
+                                           8000);
     } else {
         m_window->statusBar()->showMessage(QStringLiteral("Export failed: %1").arg(error), 8000);
         if (m_window->isInteractive())
-            QMessageBox::critical(m_window, QStringLiteral("Export failed"),
-                                  QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
+            QMessageBox::critical(
+                m_window, QStringLiteral("Export failed"),
+                QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
     }
     emit finished(path, error);
 }

@@ -43,7 +43,8 @@ void MainWindow::connectContextMenus()
     auto findAndShow = [this, find](bool gpu) {
         return [this, find, gpu](QMenu* menu, const QString& name) {
             find(menu, name);
-            menu->addAction(gpu ? QStringLiteral("Show in &GPU Kernels Table") : QStringLiteral("Show in &Operator Table"),
+            menu->addAction(gpu ? QStringLiteral("Show in &GPU Kernels Table")
+                                : QStringLiteral("Show in &Operator Table"),
                             this, [this, name, gpu] { showInTable(name, gpu); })
                 ->setObjectName(QStringLiteral("showInTable"));
         };
@@ -77,7 +78,8 @@ void MainWindow::findInTimeline(const QString& text)
 void MainWindow::showInTable(const QString& text, bool gpu)
 {
     // torch lists every "ProfilerStep#N" as one "ProfilerStep*" row.
-    const QString name = text.startsWith(QLatin1String("ProfilerStep#")) ? QStringLiteral("ProfilerStep") : text;
+    const QString name =
+        text.startsWith(QLatin1String("ProfilerStep#")) ? QStringLiteral("ProfilerStep") : text;
     QWidget* panel = gpu ? static_cast<QWidget*>(m_kernels) : static_cast<QWidget*>(m_operators);
     if (gpu)
         m_kernels->setFilterText(name);

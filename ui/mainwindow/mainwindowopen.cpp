@@ -61,11 +61,12 @@ MainWindow* MainWindow::windowForOpen(const QString& what)
         if (!m_interactive) {
             choice = BusyOpen::NewWindow;
         } else {
-            QMessageBox box(QMessageBox::Question, QStringLiteral("Open"),
-                            QStringLiteral("This window shows <b>%1</b>.<br>Open %2 in this window or in a new "
-                                           "one?")
-                                .arg(QFileInfo(path()).fileName().toHtmlEscaped(), what.toHtmlEscaped()),
-                            QMessageBox::Cancel, this);
+            QMessageBox box(
+                QMessageBox::Question, QStringLiteral("Open"),
+                QStringLiteral("This window shows <b>%1</b>.<br>Open %2 in this window or in a new "
+                               "one?")
+                    .arg(QFileInfo(path()).fileName().toHtmlEscaped(), what.toHtmlEscaped()),
+                QMessageBox::Cancel, this);
             QPushButton* here = box.addButton(QStringLiteral("Open &Here"), QMessageBox::AcceptRole);
             QPushButton* fresh = box.addButton(QStringLiteral("&New Window"), QMessageBox::AcceptRole);
             box.setDefaultButton(fresh);

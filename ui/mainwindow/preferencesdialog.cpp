@@ -94,9 +94,10 @@ void PreferencesDialog::validatePeak()
                                                               ? QStringLiteral("Using the trace's device.")
                                                               : QStringLiteral("Valid.")));
     } else {
-        m_peakStatus->setText(QStringLiteral("<span style='color:%1'>%2</span><br><span style='color:%3'>A "
-                                             "name from the list, or bf16=TFLOPS,fp32=TFLOPS,tbps=TB/s</span>")
-                                  .arg(p.error.name(), why.toHtmlEscaped(), p.hintText.name()));
+        m_peakStatus->setText(
+            QStringLiteral("<span style='color:%1'>%2</span><br><span style='color:%3'>A "
+                           "name from the list, or bf16=TFLOPS,fp32=TFLOPS,tbps=TB/s</span>")
+                .arg(p.error.name(), why.toHtmlEscaped(), p.hintText.name()));
     }
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(ok);
 }

@@ -82,8 +82,9 @@ void RooflineChart::setReport(const OverviewReport& r)
         line->attachAxis(m_x);
         line->attachAxis(m_y);
     } else {
-        c->setTitle(tr("Roofline: device %1 not in the peak table (set it in File > Preferences > Device peaks)")
-                        .arg(r.deviceName.empty() ? tr("unknown") : QString::fromStdString(r.deviceName)));
+        c->setTitle(
+            tr("Roofline: device %1 not in the peak table (set it in File > Preferences > Device peaks)")
+                .arg(r.deviceName.empty() ? tr("unknown") : QString::fromStdString(r.deviceName)));
     }
     std::map<std::string, QScatterSeries*> bySheet;
     size_t colour = 0;

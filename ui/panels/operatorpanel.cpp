@@ -6,6 +6,7 @@
 #include "ui/panels/operatorfiltermodel.h"
 #include "ui/panels/operatortablemodel.h"
 #include "ui/util/format.h"
+#include "ui/util/preferences.h"
 #include "ui/util/tablewidgets.h"
 #include "ui/util/theme.h"
 
@@ -190,6 +191,7 @@ QString OperatorPanel::tableText() const
     if (!m_report) return {};
     TableOptions o = m_report->table;
     o.rowLimit = -1;
+    o.timeUnit = Preferences::instance().timeUnit().toStdString();
     o.topLevelOnly = m_proxy->topLevelOnly();
     const int col = m_table->horizontalHeader()->sortIndicatorSection();
     o.sortBy = m_model->sortKeyOf(col);

@@ -52,7 +52,8 @@ QMenu* TimelineView::contextMenuAt(const QPoint& pos, QWidget* parent)
         const QString name = qstr(t.str(t.slices(ref.track).name(ref.index)));
         const bool gpu = t.track(ref.track).kind == TrackKind::GpuStream;
         menu->addSection(menuText(menu, name));
-        menu->addAction(QStringLiteral("&Copy Name"), this, [name] { QApplication::clipboard()->setText(name); })
+        menu->addAction(QStringLiteral("&Copy Name"), this,
+                        [name] { QApplication::clipboard()->setText(name); })
             ->setObjectName(QStringLiteral("copyName"));
         menu->addAction(QStringLiteral("&Find All"), this, [this, name] { emit findRequested(name); })
             ->setObjectName(QStringLiteral("findAll"));
@@ -79,11 +80,12 @@ QMenu* TimelineView::contextMenuAt(const QPoint& pos, QWidget* parent)
             const TrackId track = row.track;
             const QString label = row.label;
             menu->addSection(menuText(menu, label));
-            menu->addAction(QStringLiteral("&Hide Track"), this, [this, track] { setTrackHidden(track, true); })
+            menu->addAction(QStringLiteral("&Hide Track"), this,
+                            [this, track] { setTrackHidden(track, true); })
                 ->setObjectName(QStringLiteral("hideTrack"));
             const bool pinned = layout.isTrackPinned(track);
-            menu->addAction(pinned ? QStringLiteral("&Unpin Track") : QStringLiteral("&Pin Track to Top"), this,
-                            [this, track, pinned] { setTrackPinned(track, !pinned); })
+            menu->addAction(pinned ? QStringLiteral("&Unpin Track") : QStringLiteral("&Pin Track to Top"),
+                            this, [this, track, pinned] { setTrackPinned(track, !pinned); })
                 ->setObjectName(QStringLiteral("pinTrack"));
             menu->addAction(QStringLiteral("Copy &Track Name"), this,
                             [label] { QApplication::clipboard()->setText(label); })
@@ -102,7 +104,8 @@ QMenu* TimelineView::contextMenuAt(const QPoint& pos, QWidget* parent)
     if (layout.hiddenTrackCount() > 0) {
         menu->addSeparator();
         const int n = layout.hiddenTrackCount();
-        menu->addAction(n == 1 ? QStringLiteral("&Show 1 Hidden Track") : QStringLiteral("&Show %1 Hidden Tracks").arg(n),
+        menu->addAction(n == 1 ? QStringLiteral("&Show 1 Hidden Track")
+                               : QStringLiteral("&Show %1 Hidden Tracks").arg(n),
                         this, &TimelineView::showAllTracks)
             ->setObjectName(QStringLiteral("showHidden"));
     }

@@ -49,7 +49,8 @@ void fitColumnsOnReset(QTableView* table, int maxWidth)
     auto* timer = new QTimer(table);
     timer->setSingleShot(true);
     timer->setInterval(0);
-    QObject::connect(timer, &QTimer::timeout, table, [table, maxWidth] { fitColumnsToContents(table, maxWidth); });
+    QObject::connect(timer, &QTimer::timeout, table,
+                     [table, maxWidth] { fitColumnsToContents(table, maxWidth); });
     auto schedule = [timer] { timer->start(); };
     QObject::connect(model, &QAbstractItemModel::modelReset, timer, schedule);
     // Rows arriving in an empty table (a filter proxy fills itself by inserting).

@@ -254,7 +254,8 @@ QMenu* newColorSchemeMenu(QWidget* parent)
         a->setData(int(scheme));
         group->addAction(a);
         // Through the preferences, so that the choice is kept for the next start.
-        QObject::connect(a, &QAction::triggered, menu, [s = scheme] { Preferences::instance().setScheme(s); });
+        QObject::connect(a, &QAction::triggered, menu,
+                         [s = scheme] { Preferences::instance().setScheme(s); });
     }
     // The Preferences dialog may have changed the scheme since the menu was built.
     auto check = [menu] {

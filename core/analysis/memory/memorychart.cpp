@@ -220,7 +220,8 @@ void drawLegend(Raster& r)
 {
     const int lh = BitmapFont::kCapRows * kTextScale;
     const int w = legendWidth();
-    const int h = kLegendBorder * 2 + int(kMemoryCategoryCount) * lh + int(kMemoryCategoryCount - 1) * kLegendSpacing;
+    const int h =
+        kLegendBorder * 2 + int(kMemoryCategoryCount) * lh + int(kMemoryCategoryCount - 1) * kLegendSpacing;
     const int x0 = r.width() - kLegendEdge - w, y0 = kLegendEdge;
     r.fillRect(x0, y0, x0 + w, y0 + h, 0xffffff, 0.8f);
     r.strokeRect(x0, y0, x0 + w - 1, y0 + h - 1, 0xcccccc);
@@ -228,10 +229,10 @@ void drawLegend(Raster& r)
         const int y = y0 + kLegendBorder + int(b) * (lh + kLegendSpacing);
         const MemoryCategory c = MemoryCategory(b);
         const int hy = y + (lh - kHandleH) / 2;
-        r.fillRect(x0 + kLegendBorder, hy, x0 + kLegendBorder + kHandleW, hy + kHandleH, memoryCategoryColor(c),
-                   kBandAlpha);
-        BitmapFont::drawText(r, x0 + kLegendBorder + kHandleW + kLegendGap, y, memoryCategoryLabel(c), kTextScale,
-                             kBlack);
+        r.fillRect(x0 + kLegendBorder, hy, x0 + kLegendBorder + kHandleW, hy + kHandleH,
+                   memoryCategoryColor(c), kBandAlpha);
+        BitmapFont::drawText(r, x0 + kLegendBorder + kHandleW + kLegendGap, y, memoryCategoryLabel(c),
+                             kTextScale, kBlack);
     }
 }
 
