@@ -97,9 +97,16 @@ int runGui(int argc, char** argv)
         const std::string sample = ks::cli::sampleTracePath();
         if (!sample.empty()) files << QString::fromStdString(sample);
     }
+    // The files of the command line (or of the last session) each get a window; the first one this.
     auto* window = new ks::ui::MainWindow;
     window->show();
-    for (const QString& f : files)
-        window->openPath(f);
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        ks::ui::MainWindow* w = window;
+        if (i > 0) {
+            w = new ks::ui::MainWindow;
+            w->show();
+        }
+        w->openPath(files[i], false);
+    }
     return app.exec();
 }

@@ -167,11 +167,13 @@ private slots:
             QStringLiteral("<head><meta charset=\"utf-8\" /><title>GPU Memory Timeline HTML</title></head>"));
         QCOMPARE(lines[2], QStringLiteral("<body>"));
         QVERIFY(lines[3].startsWith(QStringLiteral("  <img src='data:image/png;base64,")));
-        QVERIFY(lines[3].endsWith(QStringLiteral("'>")));
+        // The image shrinks to the browser window, so its right side (the legend) is never cut off.
+        const QString tail = QStringLiteral("' style='max-width:100%;height:auto'>");
+        QVERIFY(lines[3].endsWith(tail));
         QCOMPARE(lines[4], QStringLiteral("</body>"));
         QCOMPARE(lines[5], QStringLiteral("</html>"));
 
-        const QString b64 = lines[3].mid(34, lines[3].size() - 34 - 2);
+        const QString b64 = lines[3].mid(34, lines[3].size() - 34 - tail.size());
         const auto png = ks::test::base64Decode(b64.toStdString());
         QVERIFY(png);
         const ks::test::PngImage img = ks::test::decodePng(*png);
@@ -185,10 +187,26 @@ private slots:
         QCOMPARE(at(0, 959), uint32_t(0xffffff));
         // 1 GiB of Unknown for 100 ms: the middle of the axes box is grey (0x808080) at alpha 0.7
         // over white: 255 + (128 - 255) * 0.7 = 166.1 -> 166 = 0xa6.
-        QCOMPARE(at(820, 500), uint32_t(0xa6a6a6));
+        int axesRight = -1;
+        for (int x = img.width - 1; x >= 0 && axesRight < 0; --x)
+            if (at(x, 500) == 0) axesRight = x;
+        QCOMPARE(at((200 + axesRight) / 2, 500), uint32_t(0xa6a6a6));
         // The axes frame is black where matplotlib puts it: x = 12.5% of 1600, y = 12% of 960.
         QCOMPARE(at(200, 500), uint32_t(0x000000));
         QCOMPARE(at(820, 115), uint32_t(0x000000));
+        // The legend (light grey frame, top right) lies wholly inside the image and right of the
+        // axes box, so neither a narrow window nor the plot cuts or covers it.
+        int legendLeft = -1, legendRight = -1, legendBottom = -1;
+        for (int x = 0; x < img.width; ++x)
+            if (at(x, 6) == 0xcccccc) {
+                if (legendLeft < 0) legendLeft = x;
+                legendRight = x;
+            }
+        for (int y = 6; y < img.height; ++y)
+            if (legendLeft >= 0 && at(legendLeft, y) == 0xcccccc) legendBottom = y;
+        QVERIFY(legendLeft > axesRight);
+        QVERIFY(legendRight < img.width - 1);
+        QVERIFY(legendBottom > 100 && legendBottom < img.height - 1);
     }
 
     void writesFilesAtomicallyInEveryFormat()

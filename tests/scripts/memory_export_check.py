@@ -173,9 +173,10 @@ def main():
             or lines[4] != "</body>" or lines[1] != '<head><meta charset="utf-8" /><title>GPU Memory ' \
             'Timeline HTML</title></head>':
         fail(".html is not torch's six-line page")
-    if not (lines[3].startswith("  <img src='data:image/png;base64,") and lines[3].endswith("'>")):
+    tail = "' style='max-width:100%;height:auto'>"
+    if not (lines[3].startswith("  <img src='data:image/png;base64,") and lines[3].endswith(tail)):
         fail(".html image line")
-    check_png(base64.b64decode(lines[3][34:-2], validate=True))
+    check_png(base64.b64decode(lines[3][34:-len(tail)], validate=True))
     print("ok %s %s: %d events, %d rows" % (trace_path.rsplit("/", 1)[-1][:40], device, len(mem), len(times)))
 
 

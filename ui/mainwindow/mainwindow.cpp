@@ -6,6 +6,7 @@
 #include "ui/document/documentloader.h"
 #include "ui/document/tracedocument.h"
 #include "ui/live/livecontroller.h"
+#include "ui/mainwindow/exportmenu.h"
 #include "ui/mainwindow/logdirpicker.h"
 #include "ui/mainwindow/recentfiles.h"
 #include "ui/mainwindow/timelinekeyrouter.h"
@@ -20,6 +21,7 @@
 #include "ui/panels/searchbar.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/util/format.h"
+#include "ui/util/preferences.h"
 #include "ui/util/theme.h"
 
 #include <QAction>
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowTitle(QStringLiteral("Kinetoscope"));
     resize(1600, 1000);
     windows().append(this);
+    Preferences::instance(); // applies the stored colour scheme
 
     m_loader = new DocumentLoader(this);
     m_stack = new QStackedWidget(this);
@@ -105,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             [this](std::shared_ptr<TraceDocument> doc) { setDocument(doc); });
     connect(m_loader, &DocumentLoader::failed, this, [this](const QString& path, const QString& error) {
         m_stack->setCurrentWidget(m_doc ? m_timelinePage : m_startPage);
+        restoreTitle();
         if (m_interactive)
             QMessageBox::critical(
                 this, QStringLiteral("Cannot open trace"),
@@ -113,6 +117,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_loader, &DocumentLoader::cancelled, this, [this] {
         m_stack->setCurrentWidget(m_doc ? m_timelinePage : m_startPage);
+        restoreTitle();
         statusBar()->showMessage(QStringLiteral("Loading cancelled"), 4000);
         emit loadCancelled();
     });
@@ -175,6 +180,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
+    connectContextMenus();
     m_stack->setCurrentWidget(m_startPage);
 }
 
@@ -238,6 +244,12 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addAction(QStringLiteral("&Save As…"), QKeySequence::Save, this, &MainWindow::saveAsDialog);
+    m_exportMenu = new ExportMenu(this);
+    file->addMenu(m_exportMenu);
+    file->addSeparator();
+    file->addAction(QStringLiteral("&Preferences…"), QKeySequence(QStringLiteral("Ctrl+,")), this,
+                    &MainWindow::showPreferences)
+        ->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
     file->addAction(QStringLiteral("&Close Window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &MainWindow::quitApplication);
@@ -313,21 +325,6 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->addAction(QStringLiteral("Clear"), this, [] { recentfiles::clear(); });
 }
 
-void MainWindow::openDialog()
-{
-    const QString f =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
-                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;All files (*)"));
-    if (!f.isEmpty()) openPath(f);
-}
-
-void MainWindow::openFolderDialog()
-{
-    const QString d =
-        QFileDialog::getExistingDirectory(this, QStringLiteral("Open TensorBoard log directory"));
-    if (!d.isEmpty()) openPath(d);
-}
-
 bool MainWindow::isLoading() const
 {
     return m_loader->isLoading();
@@ -335,60 +332,6 @@ bool MainWindow::isLoading() const
 QString MainWindow::path() const
 {
     return m_doc ? m_doc->path : m_loader->path();
-}
-
-void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
-{
-    if (newWindowIfBusy && (m_doc || isLoading())) {
-        auto* w = new MainWindow;
-        w->setInteractive(m_interactive);
-        w->setSessionTracking(m_trackSession);
-        w->show();
-        w->openPath(path, false);
-        return;
-    }
-    const QFileInfo fi(path);
-    if (fi.isDir()) {
-        std::vector<LogdirEntry> entries = scanLogdir(fi.absoluteFilePath().toStdString());
-        if (entries.empty()) {
-            const QString error =
-                QStringLiteral("No profiler traces (*.pt.trace.json[.gz] or *.json[.gz]) found");
-            if (m_interactive)
-                QMessageBox::warning(this, QStringLiteral("Cannot open log directory"),
-                                     QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error));
-            emit loadFailed(path, error);
-            return;
-        }
-        QString file;
-        if (entries.size() == 1 || !m_interactive) {
-            file = QString::fromStdString(entries.back().path);
-        } else {
-            LogdirPicker picker(fi.absoluteFilePath(), std::move(entries), this);
-            if (picker.exec() != QDialog::Accepted) return;
-            file = picker.selectedPath();
-        }
-        if (!file.isEmpty()) startLoad(file);
-        return;
-    }
-    if (!fi.exists()) {
-        const QString error = QStringLiteral("The file does not exist");
-        if (m_interactive)
-            QMessageBox::critical(this, QStringLiteral("Cannot open trace"),
-                                  QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error));
-        emit loadFailed(path, error);
-        return;
-    }
-    startLoad(fi.absoluteFilePath());
-}
-
-void MainWindow::startLoad(const QString& file)
-{
-    m_progress->setRange(0, 0);
-    m_loadingLabel->setText(
-        QStringLiteral("Loading <b>%1</b>").arg(QFileInfo(file).fileName().toHtmlEscaped()));
-    m_stack->setCurrentWidget(m_loadingPage);
-    setWindowTitle(QFileInfo(file).fileName() + QStringLiteral(" — Kinetoscope"));
-    m_loader->start(file);
 }
 
 void MainWindow::cancelLoad()
@@ -580,23 +523,6 @@ void MainWindow::closeEvent(QCloseEvent* e)
     if (m_trackSession && !g_sessionSaved && open <= 1)
         recentfiles::saveSession(m_doc ? QStringList{m_doc->path} : QStringList{});
     e->accept();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* e)
-{
-    if (e->mimeData()->hasUrls())
-        for (const QUrl& u : e->mimeData()->urls())
-            if (u.isLocalFile()) {
-                e->acceptProposedAction();
-                return;
-            }
-}
-
-void MainWindow::dropEvent(QDropEvent* e)
-{
-    for (const QUrl& u : e->mimeData()->urls())
-        if (u.isLocalFile()) openPath(u.toLocalFile());
-    e->acceptProposedAction();
 }
 
 } // namespace ks::ui

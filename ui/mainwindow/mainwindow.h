@@ -36,6 +36,7 @@ class InfoPanel;
 class SearchBar;
 class Banner;
 class LiveController;
+class ExportMenu;
 
 // One trace per window: the timeline in the middle, details and trace info on the right, the
 // analysis tabs (operators, GPU kernels, memory, range aggregate) below.
@@ -53,6 +54,11 @@ public:
     // Interactive windows ask (log directory picker) and report errors in dialogs; a
     // non-interactive one (screenshots, tests) takes the newest trace of a directory and only emits.
     void setInteractive(bool interactive) { m_interactive = interactive; }
+    bool isInteractive() const { return m_interactive; }
+    // Where a file (or a live session) goes when this window already shows or loads a trace: an
+    // interactive window asks (Open Here / New Window); tests and scripts pick one.
+    enum class BusyOpen { Ask, Here, NewWindow };
+    void setBusyOpen(BusyOpen policy) { m_busyOpen = policy; }
     // Whether this window's file counts toward the "reopen last session" list.
     void setSessionTracking(bool track) { m_trackSession = track; }
 
@@ -67,6 +73,7 @@ public:
     InfoPanel* infoPanel() const { return m_info; }
     SearchBar* searchBar() const { return m_search; }
     Banner* banner() const { return m_banner; }
+    ExportMenu* exportMenu() const { return m_exportMenu; }
     bool isLoading() const;
 
     // Paths shown by all open windows (for the session list).
@@ -93,6 +100,7 @@ signals:
 protected:
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
+    void dragMoveEvent(QDragMoveEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
 private:
@@ -115,6 +123,15 @@ private:
     void selectKernel(int kernelIndex);
     void selectOperator(const ks::KeyAverage* row, bool groupedByInputShape);
     void onMatchChanged(int index, int total);
+    // mainwindowopen.cpp: the window a file or live session should go to (this, a new one), or null
+    // when the user cancelled.
+    MainWindow* windowForOpen(const QString& what);
+    void restoreTitle();
+    void showPreferences();
+    // mainwindowmenus.cpp: right-click menus of the timeline and the tables.
+    void connectContextMenus();
+    void findInTimeline(const QString& name);
+    void showInTable(const QString& name, bool gpu);
     void openDialog();
     void openFolderDialog();
     void quitApplication();
@@ -139,6 +156,7 @@ private:
     bool m_trackSession = true;
     bool m_panelsLocked = true;
     bool m_proportionsApplied = false;
+    BusyOpen m_busyOpen = BusyOpen::Ask;
 
     QStackedWidget* m_stack;
     QWidget* m_startPage;
@@ -161,6 +179,7 @@ private:
     QDockWidget* m_infoDock;
     QDockWidget* m_analysisDock;
     QMenu* m_recentMenu;
+    ExportMenu* m_exportMenu;
     QMenu* m_viewMenu;
     QLabel* m_statusSummary;
     QLabel* m_statusWindow;

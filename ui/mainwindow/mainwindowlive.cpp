@@ -28,12 +28,8 @@ namespace ks::ui {
 
 MainWindow* MainWindow::windowForLive()
 {
-    // One trace per window: a live session never replaces what a window already shows.
-    if (!m_doc && !isLoading() && !m_live) return this;
-    auto* w = new MainWindow;
-    w->setInteractive(m_interactive);
-    w->setSessionTracking(m_trackSession);
-    w->show();
+    MainWindow* w = windowForOpen(QStringLiteral("the live session"));
+    if (w == this && isLoading()) cancelLoad();
     return w;
 }
 
@@ -97,6 +93,7 @@ void MainWindow::dockLivePanel(LiveController* live)
 LiveController* MainWindow::launchLive(const live::LaunchRequest& request)
 {
     MainWindow* w = windowForLive();
+    if (!w) return nullptr;
     if (w != this) return w->launchLive(request);
     return startLive([request](LiveController* c, QString& error) { return c->launch(request, error); });
 }
@@ -104,6 +101,7 @@ LiveController* MainWindow::launchLive(const live::LaunchRequest& request)
 LiveController* MainWindow::listenLive()
 {
     MainWindow* w = windowForLive();
+    if (!w) return nullptr;
     if (w != this) return w->listenLive();
     return startLive([](LiveController* c, QString& error) { return c->listen(error); });
 }

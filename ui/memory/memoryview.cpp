@@ -3,6 +3,7 @@
 #include "ui/memory/allocationfilterproxy.h"
 #include "ui/memory/allocationtablemodel.h"
 #include "ui/memory/memorychartview.h"
+#include "ui/util/tablewidgets.h"
 #include "ui/util/theme.h"
 
 #include <QCheckBox>
@@ -183,7 +184,7 @@ void MemoryView::showDevice(int index)
     m_chart->setDevice(m_timeline.get(), &dev);
     m_model->setDevice(m_timeline.get(), &dev);
     // Sized from the rows in view only (QTableView samples visible rows), so this stays cheap.
-    m_table->resizeColumnsToContents();
+    ui::fitColumnsToContents(m_table);
     m_balance->setText(QString::fromStdString(dev.balance.describe()));
     m_balance->setStyleSheet(dev.balance.hasTotals && !dev.balance.ok()
                                  ? QStringLiteral("color: %1").arg(ui::Theme::palette().error.name())

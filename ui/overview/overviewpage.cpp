@@ -5,6 +5,7 @@
 #include "ui/overview/rooflinechart.h"
 #include "ui/overview/stepbreakdownchart.h"
 #include "ui/util/format.h"
+#include "ui/util/preferences.h"
 #include "ui/util/tablewidgets.h"
 
 #include <QHeaderView>
@@ -130,6 +131,13 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent)
             emit rangeRequested(f.from, f.to);
     });
     m_summary->setText(tr("No trace loaded."));
+    connect(&Preferences::instance(), &Preferences::changed, this, [this] {
+        const QString peak = Preferences::instance().devicePeakText();
+        if (peak == m_devicePeak) return;
+        m_devicePeak = peak;
+        if (m_doc) recompute();
+    });
+    m_devicePeak = Preferences::instance().devicePeakText();
 }
 
 std::vector<SliceRef> OverviewPage::slicesNamed(const QString& name, bool gpuWork) const
@@ -201,9 +209,10 @@ void OverviewPage::recompute()
     const OverviewScope scope = m_scope;
     const bool growing = m_growing;
     m_jobs.startJob(
-        [doc, scope, growing](const std::atomic<bool>& cancel) {
+        [doc, scope, growing, peak = Preferences::instance().devicePeak()](const std::atomic<bool>& cancel) {
             OverviewReportOptions o;
             o.scope = scope;
+            o.peak = peak; // Preferences > Device peaks, as analyze --device-peak
             if (!growing)
                 return std::make_shared<const OverviewReport>(
                     buildOverview(*doc->trace, doc->links, o, &cancel));

@@ -65,6 +65,7 @@ private:
     // Set once the document grows (live): its link index is then replaced on the GUI thread while
     // a job could be reading it, so jobs build their own.
     bool m_growing = false;
+    QString m_devicePeak; // Preferences' text the shown report was computed with
     JobTracker m_jobs{this};
     QLabel* m_summary;
     StepBreakdownChart* m_steps;

@@ -32,8 +32,8 @@ RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
     setChart(c);
-    followThemeInChart(this);
     setRenderHint(QPainter::Antialiasing, true);
+    followThemeInChart(this);
 }
 
 void RooflineChart::setReport(const OverviewReport& r)
@@ -82,8 +82,9 @@ void RooflineChart::setReport(const OverviewReport& r)
         line->attachAxis(m_x);
         line->attachAxis(m_y);
     } else {
-        c->setTitle(tr("Roofline: device %1 not in the peak table (set it in analyze --device-peak)")
-                        .arg(r.deviceName.empty() ? tr("unknown") : QString::fromStdString(r.deviceName)));
+        c->setTitle(
+            tr("Roofline: device %1 not in the peak table (set it in File > Preferences > Device peaks)")
+                .arg(r.deviceName.empty() ? tr("unknown") : QString::fromStdString(r.deviceName)));
     }
     std::map<std::string, QScatterSeries*> bySheet;
     size_t colour = 0;

@@ -66,8 +66,8 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(parent)
     m_series->attachAxis(m_axisX);
     m_series->attachAxis(m_axisY);
     setChart(c);
-    followThemeInChart(this);
     setRenderHint(QPainter::Antialiasing, true);
+    followThemeInChart(this);
     connect(m_series, &QStackedBarSeries::clicked, this, [this](int index, QBarSet*) {
         if (index < 0 || size_t(index) >= m_spans.size()) return;
         emit stepsClicked(m_spans[size_t(index)].first, m_spans[size_t(index)].second, m_axisX->at(index));

@@ -48,10 +48,6 @@ KernelPanel::KernelPanel(QWidget* parent) : QWidget(parent)
     m_table = newStatsTable(m_proxy, this);
     m_table->sortByColumn(KernelTableModel::Total, Qt::DescendingOrder);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    QHeaderView* h = m_table->horizontalHeader();
-    h->setSectionResizeMode(QHeaderView::Interactive);
-    h->setStretchLastSection(true);
-    h->resizeSection(KernelTableModel::Name, 420);
     layout->addWidget(m_table);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -72,16 +68,6 @@ void KernelPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
 {
     m_doc = doc;
     m_model->setDocument(std::move(doc));
-    // Measuring the columns' text is the slow part; it can wait for the next turn of the event loop.
-    QTimer::singleShot(0, this, [this, doc = m_doc] {
-        if (doc != m_doc) return;
-        for (int c : {int(KernelTableModel::Kind), int(KernelTableModel::Count), int(KernelTableModel::Total),
-                      int(KernelTableModel::Share), int(KernelTableModel::Mean), int(KernelTableModel::Min),
-                      int(KernelTableModel::Max), int(KernelTableModel::Registers),
-                      int(KernelTableModel::Grid), int(KernelTableModel::Block),
-                      int(KernelTableModel::SharedMemory), int(KernelTableModel::Occupancy)})
-            m_table->resizeColumnToContents(c);
-    });
     updateSummary();
     setOccurrenceStatus(-1, 0);
 }

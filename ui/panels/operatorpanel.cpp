@@ -6,6 +6,7 @@
 #include "ui/panels/operatorfiltermodel.h"
 #include "ui/panels/operatortablemodel.h"
 #include "ui/util/format.h"
+#include "ui/util/preferences.h"
 #include "ui/util/tablewidgets.h"
 #include "ui/util/theme.h"
 
@@ -67,8 +68,6 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     m_proxy->setSourceModel(m_model);
     m_table = newStatsTable(m_proxy, this);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
@@ -148,8 +147,6 @@ void OperatorPanel::recompute()
             const int devCol = m_model->columnOf(OperatorTableModel::Col::SelfDevice);
             const int col = devCol >= 0 ? devCol : m_model->columnOf(OperatorTableModel::Col::CpuTotal);
             m_table->sortByColumn(col, Qt::DescendingOrder);
-            m_table->resizeColumnsToContents();
-            m_table->setColumnWidth(0, std::min(m_table->columnWidth(0), 420));
             updateSummaryLine();
             emit summaryReady();
         });
@@ -194,6 +191,7 @@ QString OperatorPanel::tableText() const
     if (!m_report) return {};
     TableOptions o = m_report->table;
     o.rowLimit = -1;
+    o.timeUnit = Preferences::instance().timeUnit().toStdString();
     o.topLevelOnly = m_proxy->topLevelOnly();
     const int col = m_table->horizontalHeader()->sortIndicatorSection();
     o.sortBy = m_model->sortKeyOf(col);

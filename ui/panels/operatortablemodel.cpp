@@ -165,7 +165,10 @@ OperatorTableModel::Column OperatorTableModel::describe(Col c) const
                     [](R r) { return r.selfCpuTimeTotal; });
     case Col::CpuTotalPct:
         return percent(
-            u"CPU total %"_s, u"CPU total time as a share of all events' self CPU time (torch's base)"_s,
+            u"CPU total %"_s,
+            u"CPU total time as a percentage of all events' self CPU time (torch's base). Rows can add "
+            "up to more than 100%: an op's total includes the ops it called, which have rows of their "
+            "own."_s,
             [](R r) { return r.cpuTimeTotal; }, m_selfCpuTotal);
     case Col::CpuTotal:
         return time(u"CPU total"_s, u"CPU time including the ops it called"_s,
@@ -177,7 +180,15 @@ OperatorTableModel::Column OperatorTableModel::describe(Col c) const
                     [](R r) { return r.selfDeviceTimeTotal; });
     case Col::SelfDevicePct:
         return percent(
-            u"Self %1 %"_s.arg(dev), u"Self device time as a share of all device time"_s,
+            u"Self %1 %"_s.arg(dev),
+            u"Self %1 time as a percentage of the self %1 time of all device events (kernels, memcpy, "
+            "memset), as torch's table computes it.\n"
+            "The column adds up to more than 100% and one row can exceed 100%: every kernel counts in "
+            "its own row and again in the row of the op that launched it, and a device annotation (a "
+            "record_function or ProfilerStep range the profiler also puts on the GPU timeline) counts "
+            "the whole span it covers, so each covered kernel, and the gaps between them, again.\n"
+            "The Overview tab gives shares of the real GPU time (GPU timeline breakdown, kernels by "
+            "launching op)."_s.arg(dev),
             [](R r) { return r.selfDeviceTimeTotal; }, m_selfDeviceTotal);
     case Col::DeviceTotal:
         return time(u"%1 total"_s.arg(dev), u"Device time including the work of the ops it called"_s,

@@ -26,7 +26,6 @@ RangePanel::RangePanel(QWidget* parent) : QWidget(parent)
     m_proxy->setSortRole(RangeStatsModel::SortRole);
     m_table = newStatsTable(m_proxy, this);
     m_table->sortByColumn(RangeStatsModel::Total, Qt::DescendingOrder);
-    m_table->horizontalHeader()->setSectionResizeMode(RangeStatsModel::Name, QHeaderView::Stretch);
     layout->addWidget(m_table);
     clear();
 }

@@ -36,6 +36,7 @@ TimelineRenderer::TimelineRenderer()
 
 void TimelineRenderer::setDocument(const TraceDocument* doc)
 {
+    if (doc != m_doc) m_layout.resetTrackState();
     m_doc = doc;
     m_names.clear();
     m_nameReady.clear();
@@ -57,6 +58,20 @@ void TimelineRenderer::setDocument(const TraceDocument* doc)
     }
 }
 
+void TimelineRenderer::rebuildLayout()
+{
+    if (!m_doc) return;
+    std::vector<QString> collapsed;
+    for (const TrackLayout::Group& g : m_layout.groups())
+        if (g.collapsed) collapsed.push_back(g.title);
+    m_layout.build(*m_doc);
+    const auto& groups = m_layout.groups();
+    for (size_t i = 0; i < groups.size(); ++i)
+        if (std::find(collapsed.begin(), collapsed.end(), groups[i].title) != collapsed.end())
+            m_layout.setCollapsed(int(i), true);
+    syncFoldedStacks();
+}
+
 void TimelineRenderer::documentGrew(bool structureChanged)
 {
     if (!m_doc) return;
@@ -64,17 +79,7 @@ void TimelineRenderer::documentGrew(bool structureChanged)
     m_counterRanges.clear();
     m_geometry.grow(t.trackCount());
     m_geometry.invalidateCounters();
-    if (structureChanged) {
-        std::vector<QString> collapsed;
-        for (const TrackLayout::Group& g : m_layout.groups())
-            if (g.collapsed) collapsed.push_back(g.title);
-        m_layout.build(*m_doc);
-        const auto& groups = m_layout.groups();
-        for (size_t i = 0; i < groups.size(); ++i)
-            if (std::find(collapsed.begin(), collapsed.end(), groups[i].title) != collapsed.end())
-                m_layout.setCollapsed(int(i), true);
-        syncFoldedStacks();
-    }
+    if (structureChanged) rebuildLayout();
     if (t.steps().size() != m_ruler.steps().size() || t.startTime() != m_ruler.origin()) {
         std::vector<Step> steps;
         steps.reserve(t.steps().size());

@@ -31,6 +31,8 @@ public:
     // structureChanged the rows are rebuilt (collapsed groups stay collapsed). The caller
     // invalidates the geometry of the tracks that grew.
     void documentGrew(bool structureChanged);
+    // Builds the rows again (pinned tracks moved), keeping collapsed groups collapsed.
+    void rebuildLayout();
     const TraceDocument* document() const { return m_doc; }
     TrackLayout& layout() { return m_layout; }
     const TrackLayout& layout() const { return m_layout; }

@@ -6,6 +6,8 @@
 #include "ui/util/metatypes.h"
 
 #include <QAbstractScrollArea>
+
+class QMenu;
 #include <QElapsedTimer>
 #include <memory>
 
@@ -81,6 +83,13 @@ public:
     void documentGrew(const std::vector<TrackId>& grown, bool structureChanged);
     // Following a run with steps shows its last kFollowSteps steps and the one in progress.
     static constexpr size_t kFollowSteps = 3;
+
+    // Right-click menus (timelinecontextmenu.cpp): the menu for a point of the viewport (slice,
+    // track label, group header), parented to `parent`; null where there is nothing to offer.
+    QMenu* contextMenuAt(const QPoint& pos, QWidget* parent);
+    void setTrackHidden(TrackId track, bool hidden);
+    void setTrackPinned(TrackId track, bool pinned);
+    void showAllTracks();
     void setFollow(bool follow);
     bool follow() const { return m_follow; }
 
@@ -91,6 +100,10 @@ signals:
     void windowChanged();
     void matchChanged(int index, int total);
     void followChanged(bool follow);
+    // From the context menu: search the timeline for a name; show a name in the operator table
+    // (gpu: in the GPU kernels table).
+    void findRequested(const QString& name);
+    void showInTableRequested(const QString& name, bool gpu);
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -104,6 +117,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
     void leaveEvent(QEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
     enum class Drag { None, Pending, Pan, Range, RulerRange };

@@ -37,7 +37,7 @@ std::map<int64_t, QString> deviceNames(const Trace& t)
 }
 
 struct GroupSpec {
-    int order = 0; // host main thread, GPU, host other threads, other, overhead, spans
+    int order = 0; // pinned (-1), host main thread, GPU, host other threads, other, overhead, spans
     int64_t sortKey = 0;
     int64_t pid = 0;
     ProcessId process;
@@ -215,9 +215,25 @@ void TrackLayout::build(const TraceDocument& doc)
             list.push_back(std::move(rest));
         }
     }
+    // Pinned tracks leave their groups for one above all others.
+    if (!m_pinned.empty()) {
+        GroupSpec pinned;
+        pinned.order = -1;
+        pinned.title = QStringLiteral("Pinned");
+        for (TrackId id : m_pinned) {
+            for (GroupSpec& g : list) {
+                auto it = std::find(g.tracks.begin(), g.tracks.end(), id);
+                if (it == g.tracks.end()) continue;
+                g.tracks.erase(it);
+                pinned.tracks.push_back(id);
+                break;
+            }
+        }
+        if (!pinned.tracks.empty()) list.push_back(std::move(pinned));
+    }
     std::vector<GroupSpec*> order;
     for (GroupSpec& g : list)
-        order.push_back(&g);
+        if (g.order < 0 || !g.tracks.empty() || !g.counters.empty()) order.push_back(&g);
     std::stable_sort(order.begin(), order.end(), [](const GroupSpec* a, const GroupSpec* b) {
         return std::tie(a->order, a->sortKey, a->pid) < std::tie(b->order, b->sortKey, b->pid);
     });
@@ -225,7 +241,9 @@ void TrackLayout::build(const TraceDocument& doc)
     m_rowOfTrack.assign(t.trackCount(), -1);
     for (GroupSpec* g : order) {
         auto& tracks = g->tracks;
-        if (g->gpu) {
+        if (g->order < 0) {
+            // Pinned: in the order they were pinned.
+        } else if (g->gpu) {
             std::stable_sort(tracks.begin(), tracks.end(), [&](TrackId a, TrackId b) {
                 const Track& x = t.track(a);
                 const Track& y = t.track(b);
@@ -247,6 +265,7 @@ void TrackLayout::build(const TraceDocument& doc)
         group.title = g->title;
         group.subtitle = g->subtitle;
         group.gpu = g->gpu;
+        group.pinned = g->order < 0;
         group.headerRow = int(m_rows.size());
         const int gi = int(m_groups.size());
         Row header;
@@ -314,7 +333,7 @@ void TrackLayout::relayout()
         y += h.height;
         for (int ri : g.rows) {
             Row& r = m_rows[ri];
-            r.visible = !g.collapsed;
+            r.visible = !g.collapsed && !(r.kind == RowKind::Slices && isTrackHidden(r.track));
             r.y = y;
             if (r.visible) y += r.height;
         }
@@ -345,6 +364,49 @@ void TrackLayout::setStackUnfolded(int row, bool unfolded)
     r.depthCount += unfolded ? r.foldedLevels : -r.foldedLevels;
     r.height = r.depthCount * metrics::kSliceRowHeight + 2 * metrics::kTrackPadding;
     relayout();
+}
+
+void TrackLayout::setTrackHidden(TrackId track, bool hidden)
+{
+    const auto it = std::find(m_hidden.begin(), m_hidden.end(), track);
+    if (hidden == (it != m_hidden.end())) return;
+    if (hidden)
+        m_hidden.push_back(track);
+    else
+        m_hidden.erase(it);
+    relayout();
+}
+
+bool TrackLayout::isTrackHidden(TrackId track) const
+{
+    return std::find(m_hidden.begin(), m_hidden.end(), track) != m_hidden.end();
+}
+
+void TrackLayout::showAllTracks()
+{
+    m_hidden.clear();
+    relayout();
+}
+
+void TrackLayout::setTrackPinned(TrackId track, bool pinned)
+{
+    const auto it = std::find(m_pinned.begin(), m_pinned.end(), track);
+    if (pinned == (it != m_pinned.end())) return;
+    if (pinned)
+        m_pinned.push_back(track);
+    else
+        m_pinned.erase(it);
+}
+
+bool TrackLayout::isTrackPinned(TrackId track) const
+{
+    return std::find(m_pinned.begin(), m_pinned.end(), track) != m_pinned.end();
+}
+
+void TrackLayout::resetTrackState()
+{
+    m_hidden.clear();
+    m_pinned.clear();
 }
 
 int TrackLayout::rowAt(int y) const

@@ -36,6 +36,7 @@ public:
         QString subtitle;
         bool gpu = false;
         bool collapsed = false;
+        bool pinned = false; // the "Pinned" group
         int headerRow = 0;
         std::vector<int> rows; // track rows, not the header
     };
@@ -50,6 +51,18 @@ public:
     // before build(). A row's stack folds or unfolds with setStackUnfolded().
     void setStacksUnfoldedByDefault(bool unfolded) { m_unfoldByDefault = unfolded; }
     void setStackUnfolded(int row, bool unfolded);
+
+    // The user's changes to the rows (timeline context menu), kept across build() and dropped by
+    // resetTrackState() when another trace is shown. A hidden track has a row that is never
+    // visible; pinned tracks are moved, in pin order, into a "Pinned" group above all others.
+    void setTrackHidden(TrackId track, bool hidden);
+    bool isTrackHidden(TrackId track) const;
+    void showAllTracks();
+    int hiddenTrackCount() const { return int(m_hidden.size()); }
+    // Takes effect at the next build() (the rows move).
+    void setTrackPinned(TrackId track, bool pinned);
+    bool isTrackPinned(TrackId track) const;
+    void resetTrackState();
 
     const std::vector<Row>& rows() const { return m_rows; }
     const std::vector<Group>& groups() const { return m_groups; }
@@ -70,6 +83,8 @@ private:
     std::vector<Row> m_rows;
     std::vector<Group> m_groups;
     std::vector<int> m_rowOfTrack; // by TrackId
+    std::vector<TrackId> m_hidden; // unordered
+    std::vector<TrackId> m_pinned; // in pin order
     int m_totalHeight = 0;
     bool m_unfoldByDefault = false;
 };

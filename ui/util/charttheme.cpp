@@ -6,35 +6,45 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <QLineSeries>
+#include <QScatterSeries>
 
 namespace ks::ui {
 
 namespace {
 
-void applyTheme(QChartView* view)
+void apply(QChartView* view)
 {
     QChart* c = view->chart();
     if (!c) return;
-    const Palette& pal = Theme::palette();
-    c->setBackgroundBrush(pal.base);
-    c->setTitleBrush(pal.text);
-    c->legend()->setLabelColor(pal.text);
-    const QList<QAbstractAxis*> axes = c->axes();
-    for (QAbstractAxis* axis : axes) {
-        axis->setLabelsColor(pal.text);
-        axis->setTitleBrush(pal.text);
-        axis->setLinePenColor(pal.border);
-        axis->setGridLineColor(pal.separator);
+    const Palette& p = Theme::palette();
+    c->setBackgroundBrush(p.base);
+    c->setBackgroundPen(QPen(p.border));
+    c->setTitleBrush(p.text);
+    c->legend()->setLabelColor(p.text);
+    view->setBackgroundBrush(p.header);
+    for (QAbstractAxis* a : c->axes()) {
+        a->setLabelsColor(p.text);
+        a->setTitleBrush(p.text);
+        a->setLinePenColor(p.border);
+        a->setGridLineColor(p.grid);
+        a->setMinorGridLineColor(p.separator);
     }
-    view->setBackgroundBrush(pal.base);
+    // Lines drawn "in ink" (the roofline's roof).
+    for (QAbstractSeries* s : c->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && !qobject_cast<QScatterSeries*>(s)) {
+            QPen pen = line->pen();
+            pen.setColor(p.text);
+            line->setPen(pen);
+        }
 }
 
 } // namespace
 
 void followThemeInChart(QChartView* view)
 {
-    applyTheme(view);
-    QObject::connect(&Theme::instance(), &Theme::changed, view, [view] { applyTheme(view); });
+    apply(view);
+    QObject::connect(&Theme::instance(), &Theme::changed, view, [view] { apply(view); });
 }
 
 } // namespace ks::ui

@@ -1,5 +1,7 @@
 #include "ui/util/theme.h"
 
+#include "ui/util/preferences.h"
+
 #include <QActionGroup>
 #include <QEvent>
 #include <QGuiApplication>
@@ -249,10 +251,19 @@ QMenu* newColorSchemeMenu(QWidget* parent)
     for (const auto& [label, scheme] : schemes) {
         QAction* a = menu->addAction(QString::fromUtf8(label));
         a->setCheckable(true);
-        a->setChecked(Theme::instance().scheme() == scheme);
+        a->setData(int(scheme));
         group->addAction(a);
-        QObject::connect(a, &QAction::triggered, menu, [s = scheme] { Theme::instance().setScheme(s); });
+        // Through the preferences, so that the choice is kept for the next start.
+        QObject::connect(a, &QAction::triggered, menu,
+                         [s = scheme] { Preferences::instance().setScheme(s); });
     }
+    // The Preferences dialog may have changed the scheme since the menu was built.
+    auto check = [menu] {
+        for (QAction* a : menu->actions())
+            a->setChecked(Theme::Scheme(a->data().toInt()) == Theme::instance().scheme());
+    };
+    check();
+    QObject::connect(menu, &QMenu::aboutToShow, menu, check);
     return menu;
 }
 

@@ -202,27 +202,37 @@ void drawTitle(Raster& r, const Frame& f, const std::string& title)
     }
 }
 
-void drawLegend(Raster& r)
+// The legend's box (fig.legend's frame) at the figure's right edge, top aligned.
+constexpr int kLegendEdge = 6, kLegendBorder = 6, kHandleW = 28, kHandleH = 10, kLegendGap = 11,
+              kLegendSpacing = 7;
+// Space between the axes box and the legend.
+constexpr int kLegendMargin = 14;
+
+int legendWidth()
 {
-    // fig.legend's default place: the figure's upper-right corner, inside a light frame.
-    constexpr int kEdge = 6, kBorder = 6, kHandleW = 28, kHandleH = 10, kGap = 11, kSpacing = 7;
-    const int lh = BitmapFont::kCapRows * kTextScale;
     int textW = 0;
     for (size_t b = 0; b < kMemoryCategoryCount; ++b)
         textW = std::max(textW, BitmapFont::textWidth(memoryCategoryLabel(MemoryCategory(b)), kTextScale));
-    const int w = kBorder * 2 + kHandleW + kGap + textW;
-    const int h = kBorder * 2 + int(kMemoryCategoryCount) * lh + int(kMemoryCategoryCount - 1) * kSpacing;
-    const int x0 = r.width() - kEdge - w, y0 = kEdge;
+    return kLegendBorder * 2 + kHandleW + kLegendGap + textW;
+}
+
+void drawLegend(Raster& r)
+{
+    const int lh = BitmapFont::kCapRows * kTextScale;
+    const int w = legendWidth();
+    const int h =
+        kLegendBorder * 2 + int(kMemoryCategoryCount) * lh + int(kMemoryCategoryCount - 1) * kLegendSpacing;
+    const int x0 = r.width() - kLegendEdge - w, y0 = kLegendEdge;
     r.fillRect(x0, y0, x0 + w, y0 + h, 0xffffff, 0.8f);
     r.strokeRect(x0, y0, x0 + w - 1, y0 + h - 1, 0xcccccc);
     for (size_t b = 0; b < kMemoryCategoryCount; ++b) {
-        const int y = y0 + kBorder + int(b) * (lh + kSpacing);
+        const int y = y0 + kLegendBorder + int(b) * (lh + kLegendSpacing);
         const MemoryCategory c = MemoryCategory(b);
         const int hy = y + (lh - kHandleH) / 2;
-        r.fillRect(x0 + kBorder, hy, x0 + kBorder + kHandleW, hy + kHandleH, memoryCategoryColor(c),
-                   kBandAlpha);
-        BitmapFont::drawText(r, x0 + kBorder + kHandleW + kGap, y, memoryCategoryLabel(c), kTextScale,
-                             kBlack);
+        r.fillRect(x0 + kLegendBorder, hy, x0 + kLegendBorder + kHandleW, hy + kHandleH,
+                   memoryCategoryColor(c), kBandAlpha);
+        BitmapFont::drawText(r, x0 + kLegendBorder + kHandleW + kLegendGap, y, memoryCategoryLabel(c),
+                             kTextScale, kBlack);
     }
 }
 
@@ -234,7 +244,9 @@ Raster renderMemoryChart(const MemoryChartData& data, int width, int height)
     // matplotlib's default subplot box: 12.5%–90% across, 11%–88% up.
     Frame f;
     f.left = int(std::lround(0.125 * width));
-    f.right = int(std::lround(0.9 * width));
+    // matplotlib's figure legend sits in the top-right corner over the axes, where it hid the
+    // newest (often the highest) memory; the axes end left of it instead.
+    f.right = std::min(int(std::lround(0.9 * width)), width - kLegendEdge - legendWidth() - kLegendMargin);
     f.top = int(std::lround((1 - 0.88) * height));
     f.bottom = int(std::lround((1 - 0.11) * height));
 

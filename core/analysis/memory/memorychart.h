@@ -22,7 +22,8 @@ struct MemoryChartData {
 // Draws the chart the way torch's matplotlib figure lays it out (20×12 inches at 80 dpi: 1600×960),
 // without Qt: one translucent filled band per category in colour-map order, the axes box with
 // ticks and labels "Time (ms)" / "Memory (GB)", the title above the axes and the figure legend in
-// the top-right corner. Text uses BitmapFont.
+// the top-right corner. Unlike matplotlib's, the axes end left of the legend, so that it never
+// covers the data. Text uses BitmapFont.
 Raster renderMemoryChart(const MemoryChartData& data, int width = 1600, int height = 960);
 
 } // namespace ks

@@ -223,12 +223,14 @@ std::string memoryTimelineHtml(const CoalescedMemory& c, const MemoryDeviceTimel
 {
     const std::string png = memoryTimelinePng(c, device, title);
     // The page holds nothing from the trace but the image, so nothing needs escaping.
+    // torch's page, except that the 1600 px image shrinks to the window instead of running off its
+    // right edge (where the legend is).
     std::string s = "<html>\n"
                     "<head><meta charset=\"utf-8\" /><title>GPU Memory Timeline HTML</title></head>\n"
                     "<body>\n"
                     "  <img src='data:image/png;base64,";
     s += base64Encode(png);
-    s += "'>\n"
+    s += "' style='max-width:100%;height:auto'>\n"
          "</body>\n"
          "</html>";
     return s;

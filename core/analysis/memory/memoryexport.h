@@ -44,7 +44,8 @@ CoalescedMemory coalesceMemoryTimeline(const std::vector<MemoryTimelineEntry>& e
 std::string memoryTimelineJson(const CoalescedMemory& c);
 // `json.dump` of the raw tuples [t_ns, action, ±bytes, category index].
 std::string memoryTimelineRawJson(const std::vector<MemoryTimelineEntry>& entries);
-// torch's six-line HTML page with the chart as a base64 PNG. The title's numbers are the largest
+// torch's six-line HTML page with the chart as a base64 PNG (which, unlike torch's, shrinks to the
+// browser window: style='max-width:100%;height:auto' after the src). The title's numbers are the largest
 // Total Allocated / Total Reserved the trace reports for the device (torch asks the live CUDA
 // allocator for its peaks instead); without them, the peak of the rebuilt total and "n/a".
 std::string memoryTimelineHtml(const CoalescedMemory& c, const MemoryDeviceTimeline& device,

@@ -1,0 +1,188 @@
+// Which window a file opens in, the title after a failed open, drag and drop.
+
+#include "ui/document/tracedocument.h"
+#include "ui/mainwindow/mainwindow.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+using namespace ks;
+using namespace ks::ui;
+
+namespace {
+
+const char* kSmall = "pytorch_kineto__docs__traces__before_fix_trace.json";
+const char* kOther = "pytorch_kineto__docs__traces__after_fix_trace.json";
+
+QString shared(const char* name)
+{
+    return QStringLiteral(KS_SHARED_TRACES "/") + QLatin1String(name);
+}
+
+MainWindow* newWindow()
+{
+    auto* w = new MainWindow;
+    w->setInteractive(false);
+    w->setSessionTracking(false);
+    w->resize(1200, 800);
+    w->show();
+    return w;
+}
+
+QList<MainWindow*> mainWindows()
+{
+    QList<MainWindow*> out;
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (auto* m = qobject_cast<MainWindow*>(w))
+            if (m->isVisible()) out << m;
+    return out;
+}
+
+void closeAll()
+{
+    for (MainWindow* w : mainWindows())
+        w->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+}
+
+// Sends what a file manager sends when files are dragged onto the window and dropped.
+bool dragAndDrop(QWidget* target, const QList<QUrl>& urls)
+{
+    QMimeData mime;
+    mime.setUrls(urls);
+    const QPoint at(target->width() / 2, target->height() / 2);
+    QDragEnterEvent enter(at, Qt::CopyAction | Qt::MoveAction | Qt::LinkAction, &mime, Qt::LeftButton,
+                          Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    if (!enter.isAccepted()) return false;
+    QDragMoveEvent move(at, Qt::CopyAction | Qt::MoveAction | Qt::LinkAction, &mime, Qt::LeftButton,
+                        Qt::NoModifier);
+    QApplication::sendEvent(target, &move);
+    if (!move.isAccepted()) return false;
+    QDropEvent drop(QPointF(at), Qt::CopyAction | Qt::MoveAction | Qt::LinkAction, &mime, Qt::LeftButton,
+                    Qt::NoModifier);
+    QApplication::sendEvent(target, &drop);
+    return drop.isAccepted() && drop.dropAction() == Qt::CopyAction;
+}
+
+} // namespace
+
+class TestOpening : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
+    }
+    void cleanup() { closeAll(); }
+
+    void anEmptyWindowTakesTheFile()
+    {
+        MainWindow* w = newWindow();
+        const int before = mainWindows().size();
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        w->openPath(shared(kSmall)); // the default: a new window only when this one is busy
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(mainWindows().size(), before);
+        QCOMPARE(w->windowTitle(), QString::fromLatin1(kSmall) + QStringLiteral(" — Kinetoscope"));
+    }
+
+    void aBusyWindowOpensHereOrInANewWindowAsChosen()
+    {
+        MainWindow* w = newWindow();
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        w->openPath(shared(kSmall));
+        QVERIFY(loaded.wait(60000));
+        const int before = mainWindows().size();
+
+        w->setBusyOpen(MainWindow::BusyOpen::Here);
+        w->openPath(shared(kOther));
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(mainWindows().size(), before);
+        QVERIFY(w->document()->path.endsWith(QLatin1String(kOther)));
+        QCOMPARE(w->windowTitle(), QString::fromLatin1(kOther) + QStringLiteral(" — Kinetoscope"));
+
+        w->setBusyOpen(MainWindow::BusyOpen::NewWindow);
+        w->openPath(shared(kSmall));
+        QCOMPARE(mainWindows().size(), before + 1);
+        QVERIFY(w->document()->path.endsWith(QLatin1String(kOther)));
+    }
+
+    void aFailedOpenLeavesTheTitleClean()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken.pt.trace.json"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"traceEvents\": [ this is not json");
+        }
+        // In an empty window: the title goes back to the application's name...
+        MainWindow* w = newWindow();
+        QSignalSpy failed(w, &MainWindow::loadFailed);
+        w->openPath(bad);
+        QVERIFY(failed.wait(60000));
+        QCOMPARE(w->windowTitle(), QStringLiteral("Kinetoscope"));
+        QVERIFY(!w->document());
+        // ...and the window is still empty, so the next file opens in it.
+        const int before = mainWindows().size();
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        w->openPath(shared(kSmall));
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(mainWindows().size(), before);
+
+        // In a window with a trace: back to that trace's name.
+        w->setBusyOpen(MainWindow::BusyOpen::Here);
+        w->openPath(bad);
+        QVERIFY(failed.wait(60000));
+        QCOMPARE(w->windowTitle(), QString::fromLatin1(kSmall) + QStringLiteral(" — Kinetoscope"));
+        // A file that does not exist never reaches the title.
+        w->openPath(dir.filePath(QStringLiteral("missing.json")));
+        QCOMPARE(w->windowTitle(), QString::fromLatin1(kSmall) + QStringLiteral(" — Kinetoscope"));
+    }
+
+    void droppingAFileOpensIt()
+    {
+        MainWindow* w = newWindow();
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        QVERIFY(dragAndDrop(w, {QUrl::fromLocalFile(shared(kSmall))}));
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(w->document()->path.endsWith(QLatin1String(kSmall)));
+    }
+
+    void droppingALogDirectoryOpensItsNewestTrace()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("run1")));
+        const QString dest = dir.filePath(QStringLiteral("run1/worker0.1700000000000.pt.trace.json"));
+        QVERIFY(QFile::copy(shared(kSmall), dest));
+        MainWindow* w = newWindow();
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        QVERIFY(dragAndDrop(w, {QUrl::fromLocalFile(dir.path())}));
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(QFileInfo(w->document()->path).fileName(), QFileInfo(dest).fileName());
+    }
+
+    void dropsOfNonFilesAreRefused()
+    {
+        MainWindow* w = newWindow();
+        QVERIFY(!dragAndDrop(w, {QUrl(QStringLiteral("https://example.com/trace.json"))}));
+        QMimeData text;
+        text.setText(QStringLiteral("hello"));
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w, &enter);
+        QVERIFY(!enter.isAccepted());
+    }
+};
+
+QTEST_MAIN(TestOpening)
+#include "tst_opening.moc"

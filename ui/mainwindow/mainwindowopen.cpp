@@ -1,0 +1,190 @@
+// MainWindow's opening side: File > Open, drag and drop, which window a file goes to, the title,
+// Preferences.
+
+#include "core/io/logdir.h"
+#include "ui/document/documentloader.h"
+#include "ui/document/tracedocument.h"
+#include "ui/live/livecontroller.h"
+#include "ui/mainwindow/logdirpicker.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/mainwindow/preferencesdialog.h"
+
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTimer>
+
+namespace ks::ui {
+
+namespace {
+
+// The local files and folders of a drag, in the order given.
+QStringList droppedPaths(const QMimeData* mime)
+{
+    QStringList out;
+    if (!mime || !mime->hasUrls()) return out;
+    for (const QUrl& u : mime->urls())
+        if (u.isLocalFile() && !u.toLocalFile().isEmpty()) out << u.toLocalFile();
+    return out;
+}
+
+} // namespace
+
+void MainWindow::openDialog()
+{
+    const QString f =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
+                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (!f.isEmpty()) openPath(f);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString d =
+        QFileDialog::getExistingDirectory(this, QStringLiteral("Open TensorBoard log directory"));
+    if (!d.isEmpty()) openPath(d);
+}
+
+MainWindow* MainWindow::windowForOpen(const QString& what)
+{
+    // An empty window takes it; one that shows (or loads) a trace asks where it should go. A live
+    // session is never replaced: its target is still running.
+    if (!m_doc && !isLoading() && !m_live) return this;
+    BusyOpen choice = m_live ? BusyOpen::NewWindow : m_busyOpen;
+    if (choice == BusyOpen::Ask) {
+        if (!m_interactive) {
+            choice = BusyOpen::NewWindow;
+        } else {
+            QMessageBox box(
+                QMessageBox::Question, QStringLiteral("Open"),
+                QStringLiteral("This window shows <b>%1</b>.<br>Open %2 in this window or in a new "
+                               "one?")
+                    .arg(QFileInfo(path()).fileName().toHtmlEscaped(), what.toHtmlEscaped()),
+                QMessageBox::Cancel, this);
+            QPushButton* here = box.addButton(QStringLiteral("Open &Here"), QMessageBox::AcceptRole);
+            QPushButton* fresh = box.addButton(QStringLiteral("&New Window"), QMessageBox::AcceptRole);
+            box.setDefaultButton(fresh);
+            box.exec();
+            if (box.clickedButton() == here)
+                choice = BusyOpen::Here;
+            else if (box.clickedButton() == fresh)
+                choice = BusyOpen::NewWindow;
+            else
+                return nullptr;
+        }
+    }
+    if (choice == BusyOpen::Here) return this;
+    auto* w = new MainWindow;
+    w->setInteractive(m_interactive);
+    w->setSessionTracking(m_trackSession);
+    w->setBusyOpen(m_busyOpen);
+    w->show();
+    return w;
+}
+
+void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
+{
+    if (newWindowIfBusy) {
+        MainWindow* target = windowForOpen(QFileInfo(path).fileName());
+        if (!target) return;
+        if (target != this) {
+            target->openPath(path, false);
+            return;
+        }
+    }
+    const QFileInfo fi(path);
+    if (fi.isDir()) {
+        std::vector<LogdirEntry> entries = scanLogdir(fi.absoluteFilePath().toStdString());
+        if (entries.empty()) {
+            const QString error =
+                QStringLiteral("No profiler traces (*.pt.trace.json[.gz] or *.json[.gz]) found");
+            if (m_interactive)
+                QMessageBox::warning(this, QStringLiteral("Cannot open log directory"),
+                                     QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error));
+            emit loadFailed(path, error);
+            return;
+        }
+        QString file;
+        if (entries.size() == 1 || !m_interactive) {
+            file = QString::fromStdString(entries.back().path);
+        } else {
+            LogdirPicker picker(fi.absoluteFilePath(), std::move(entries), this);
+            if (picker.exec() != QDialog::Accepted) return;
+            file = picker.selectedPath();
+        }
+        if (!file.isEmpty()) startLoad(file);
+        return;
+    }
+    if (!fi.exists()) {
+        const QString error = QStringLiteral("The file does not exist");
+        if (m_interactive)
+            QMessageBox::critical(this, QStringLiteral("Cannot open trace"),
+                                  QStringLiteral("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), error));
+        emit loadFailed(path, error);
+        return;
+    }
+    startLoad(fi.absoluteFilePath());
+}
+
+void MainWindow::startLoad(const QString& file)
+{
+    m_progress->setRange(0, 0);
+    m_loadingLabel->setText(
+        QStringLiteral("Loading <b>%1</b>").arg(QFileInfo(file).fileName().toHtmlEscaped()));
+    m_stack->setCurrentWidget(m_loadingPage);
+    setWindowTitle(QFileInfo(file).fileName() + QStringLiteral(" — Kinetoscope"));
+    m_loader->start(file);
+}
+
+void MainWindow::restoreTitle()
+{
+    // A file that failed to load (or whose load was cancelled) leaves no trace in the title.
+    if (m_live)
+        setWindowTitle(m_live->title() + QStringLiteral(" — live — Kinetoscope"));
+    else if (m_doc && !m_doc->path.isEmpty())
+        setWindowTitle(QFileInfo(m_doc->path).fileName() + QStringLiteral(" — Kinetoscope"));
+    else
+        setWindowTitle(QStringLiteral("Kinetoscope"));
+}
+
+void MainWindow::showPreferences()
+{
+    PreferencesDialog dialog(this);
+    dialog.exec();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (droppedPaths(e->mimeData()).isEmpty()) return;
+    e->setDropAction(Qt::CopyAction);
+    e->accept();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* e)
+{
+    if (droppedPaths(e->mimeData()).isEmpty()) return;
+    e->setDropAction(Qt::CopyAction);
+    e->accept();
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    const QStringList paths = droppedPaths(e->mimeData());
+    if (paths.isEmpty()) return;
+    e->setDropAction(Qt::CopyAction);
+    e->accept();
+    // Opened after the drop has finished: asking where to open it, or which trace of a log
+    // directory, must not run a dialog inside the drag-and-drop's own event loop.
+    QTimer::singleShot(0, this, [this, paths] {
+        for (const QString& p : paths)
+            openPath(p);
+    });
+}
+
+} // namespace ks::ui

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QDialog>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QSpinBox;
+
+namespace ks::ui {
+
+// Edit > Preferences: colour scheme, time unit and row limit of the torch tables the viewer
+// writes, device peaks for the Overview. OK stores them (Preferences, QSettings); Cancel drops them.
+class PreferencesDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PreferencesDialog(QWidget* parent = nullptr);
+
+    QComboBox* schemeBox() const { return m_scheme; }
+    QComboBox* timeUnitBox() const { return m_timeUnit; }
+    QSpinBox* rowLimitBox() const { return m_rowLimit; }
+    QComboBox* devicePeakBox() const { return m_peak; }
+
+    // Stores the dialog's values (what OK does).
+    void apply();
+
+private:
+    void validatePeak();
+
+    QComboBox* m_scheme;
+    QComboBox* m_timeUnit;
+    QSpinBox* m_rowLimit;
+    QComboBox* m_peak;
+    QLabel* m_peakStatus;
+    QDialogButtonBox* m_buttons;
+};
+
+} // namespace ks::ui
