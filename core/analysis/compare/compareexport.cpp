@@ -13,7 +13,8 @@ namespace {
 
 const char* kindOf(const OpDiffRow& r)
 {
-    return r.device ? "kernel" : r.annotation ? "annotation" : "op";
+    if (r.device) return r.annotation ? "gpu_annotation" : "kernel";
+    return r.annotation ? "annotation" : "op";
 }
 
 const char* alignedKind(AlignedOp::Kind k)

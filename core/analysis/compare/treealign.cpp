@@ -1,6 +1,7 @@
 #include "core/analysis/compare/treealign.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ks {
 
@@ -28,6 +29,20 @@ struct StepTreeAligner::Ctx {
 };
 
 namespace {
+
+// Python frames name objects by address ("<built-in method encode of str object at 0x7f...>"),
+// which differs between runs: the address is left out of the comparison.
+std::string_view comparable(std::string_view name, std::string& scratch)
+{
+    const size_t at = name.find(" at 0x");
+    if (at == std::string_view::npos) return name;
+    size_t end = at + 6;
+    while (end < name.size() && std::isxdigit(static_cast<unsigned char>(name[end])))
+        ++end;
+    scratch.assign(name.substr(0, at));
+    scratch.append(name.substr(end));
+    return scratch;
+}
 
 // Pairs (i, j) of a longest common subsequence of x and y.
 template <typename Eq>
@@ -138,10 +153,11 @@ void StepTreeAligner::alignChildren(Ctx& ctx, SliceRef pa, SliceRef pb, uint16_t
     const std::vector<uint32_t> ca = childRows(sa, pa.index);
     const std::vector<uint32_t> cb = childRows(sb, pb.index);
     std::vector<std::string_view> na(ca.size()), nb(cb.size());
+    std::vector<std::string> scratch(ca.size() + cb.size()); // sized once: views stay valid
     for (size_t i = 0; i < ca.size(); ++i)
-        na[i] = m_a.str(sa.name(ca[i]));
+        na[i] = comparable(m_a.str(sa.name(ca[i])), scratch[i]);
     for (size_t j = 0; j < cb.size(); ++j)
-        nb[j] = m_b.str(sb.name(cb[j]));
+        nb[j] = comparable(m_b.str(sb.name(cb[j])), scratch[ca.size() + j]);
     const auto pairs = lcsPairs(
         ca.size(), cb.size(), [&](size_t i, size_t j) { return na[i] == nb[j]; }, ctx.out->approximate);
 
@@ -161,7 +177,7 @@ void StepTreeAligner::alignChildren(Ctx& ctx, SliceRef pa, SliceRef pb, uint16_t
         op.a = ra;
         op.b = rb;
         op.depth = depth;
-        op.name = std::string(na[pi]);
+        op.name = std::string(m_a.str(sa.name(ra.index)));
         op.startA = sa.start(ra.index) - ctx.out->stepStartA;
         op.durA = sa.end(ra.index) - sa.start(ra.index);
         op.startB = sb.start(rb.index) - ctx.out->stepStartB;
