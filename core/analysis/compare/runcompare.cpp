@@ -1,9 +1,12 @@
 #include "core/analysis/compare/runcompare.h"
 
-#include "core/analysis/overview/overview.h"
+#include "core/analysis/overview/launchattribution.h"
+#include "core/analysis/overview/parentindex.h"
+#include "core/analysis/overview/perfmodel.h"
 #include "core/util/parallelfor.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace ks {
 
@@ -35,8 +38,13 @@ bool hasDeviceWork(const Trace& t)
 
 std::string stepText(const StepRange& r)
 {
-    return r.first == r.last ? "#" + std::to_string(r.first)
-                             : "#" + std::to_string(r.first) + "..#" + std::to_string(r.last);
+    std::string s(1, '#');
+    s += std::to_string(r.first);
+    if (r.last != r.first) {
+        s += "..#";
+        s += std::to_string(r.last);
+    }
+    return s;
 }
 
 } // namespace
@@ -53,11 +61,20 @@ bool compareRuns(const CompareSideInput& a, const CompareSideInput& b, const Com
     const CompareSideInput* in[2] = {&a, &b};
     CompareSideInfo* info[2] = {&out.a, &out.b};
     SideWork work[2];
+    using Clock = std::chrono::steady_clock;
+    auto t0 = Clock::now();
+    auto lap = [&t0] {
+        const auto now = Clock::now();
+        const double s = std::chrono::duration<double>(now - t0).count();
+        t0 = now;
+        return s;
+    };
 
     // 1. Steps of each side, and which of them are compared.
     parallelFor(2, options.threads, [&](size_t s) {
         work[s].breakdown = StepBreakdownAnalysis(*in[s]->trace, *in[s]->links).compute();
     });
+    out.timings.stepsS = lap();
     for (int s = 0; s < 2; ++s) {
         const CompareSideInput& side = *in[s];
         CompareSideInfo& i = *info[s];
@@ -115,14 +132,18 @@ bool compareRuns(const CompareSideInput& a, const CompareSideInput& b, const Com
                 keyAveragesInWindow(*side.trace, *side.links, info[s]->window,
                                     options.threads == 0 ? 0 : std::max(1u, options.threads / 2));
         } else {
-            OverviewOptions oo;
+            // Only the perf sheets: no GPU timeline or kernel summary, which the Overview would add.
+            TimeWindow window;
             const EventWindow& w = info[s]->window;
-            if (w.active) oo.window = TimeWindow{w.hostFrom, w.hostTo, true};
-            Overview ov(oo);
-            ov.update(*side.trace, *side.links);
-            work[s].perf = ov.result().perfSheets;
+            if (w.active) window = TimeWindow{w.hostFrom, w.hostTo, true};
+            ParentIndex parents;
+            parents.update(*side.trace);
+            LaunchAttribution attribution(window);
+            attribution.update(*side.trace, *side.links, parents);
+            work[s].perf = computePerfSheets(*side.trace, attribution.items(), window, parents);
         }
     });
+    out.timings.sidesS = lap();
     if (cancel && cancel->load()) {
         out.cancelled = true;
         return true;
@@ -160,6 +181,7 @@ bool compareRuns(const CompareSideInput& a, const CompareSideInput& b, const Com
         out.tree.stepA = na;
         out.tree.stepB = nb;
     }
+    out.timings.diffS = lap();
     return true;
 }
 

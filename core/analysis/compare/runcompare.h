@@ -55,6 +55,11 @@ struct CompareReport {
     // Things the reader must know to trust the numbers (no steps, different devices, ...): one line each.
     std::vector<std::string> warnings;
     bool cancelled = false;
+    struct Timings {
+        double stepsS = 0; // step breakdowns
+        double sidesS = 0; // per-side key_averages and perf sheets
+        double diffS = 0;  // matching rows and aligning the trees
+    } timings;
 };
 
 // Compares two runs. Steps: with ProfilerSteps on both sides, only the chosen (default: all) steps
