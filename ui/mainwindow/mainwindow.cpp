@@ -273,6 +273,7 @@ void MainWindow::buildMenus()
                     this, &MainWindow::openFolderDialog);
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    file->addAction(QStringLiteral("&Compare With…"), this, &MainWindow::compareDialog);
     file->addAction(QStringLiteral("&Save As…"), QKeySequence::Save, this, &MainWindow::saveAsDialog);
     file->addSeparator();
     file->addAction(QStringLiteral("&Close Window"), QKeySequence::Close, this, &QWidget::close);
@@ -627,13 +628,6 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e)
                 e->acceptProposedAction();
                 return;
             }
-}
-
-void MainWindow::dropEvent(QDropEvent* e)
-{
-    for (const QUrl& u : e->mimeData()->urls())
-        if (u.isLocalFile()) openPath(u.toLocalFile());
-    e->acceptProposedAction();
 }
 
 } // namespace ks::ui
