@@ -6,6 +6,7 @@
 #include "core/analysis/compare/runcompare.h"
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparewindow.h"
+#include "ui/compare/opdifffiltermodel.h"
 #include "ui/compare/opdiffmodel.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"

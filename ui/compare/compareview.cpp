@@ -2,6 +2,7 @@
 
 #include "core/analysis/summary/summaryreport.h"
 #include "ui/compare/diffoverlay.h"
+#include "ui/compare/opdifffiltermodel.h"
 #include "ui/compare/opdiffmodel.h"
 #include "ui/compare/stepcomparemodel.h"
 #include "ui/document/tracedocument.h"

@@ -3,7 +3,6 @@
 #include "core/analysis/compare/opdiff.h"
 #include "ui/util/rowtablemodel.h"
 
-#include <QSortFilterProxyModel>
 #include <memory>
 
 namespace ks::ui {
@@ -40,24 +39,6 @@ protected:
 
 private:
     std::vector<OpDiffRow> m_rows;
-};
-
-// Sorts on raw values and keeps the rows of one category (by count or by time), or all.
-class OpDiffFilterModel : public QSortFilterProxyModel {
-    Q_OBJECT
-public:
-    explicit OpDiffFilterModel(QObject* parent = nullptr);
-    // category -1: every row.
-    void setCategory(int category, bool byTime);
-    void setText(const QString& text);
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
-
-private:
-    int m_category = -1;
-    bool m_byTime = true;
-    QString m_text;
 };
 
 } // namespace ks::ui
