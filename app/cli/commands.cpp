@@ -13,6 +13,10 @@ const std::vector<Command>& commands()
          "GPU timeline breakdown, kernels by op and category, and per-op TFLOPS/s and TB/s as TraceLens "
          "computes them",
          runAnalyze},
+        {"diff",
+         "compare two runs: op and kernel deltas (HTA TraceDiff categories), step time and breakdown, perf "
+         "model, and the op trees of a step pair aligned",
+         runDiff},
         {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links",
          runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},

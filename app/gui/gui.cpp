@@ -17,6 +17,7 @@ struct GuiArgs {
     int width = 1600;
     int height = 1000;
     QStringList files;
+    QString compare; // --compare B: compare the (first) trace with B once it has loaded
     bool restore = true;
     QString error;
 };
@@ -38,6 +39,8 @@ GuiArgs parseArgs(int argc, char** argv)
             }
             if (!okW || !okH || a.width < 200 || a.height < 150 || a.width > 16384 || a.height > 16384)
                 a.error = QStringLiteral("--size wants WIDTHxHEIGHT, e.g. 1600x1000");
+        } else if (arg == "--compare" && i + 1 < argc) {
+            a.compare = QString::fromLocal8Bit(argv[++i]);
         } else if (arg == "--no-restore") {
             a.restore = false;
         } else if (arg.rfind("-", 0) == 0 && arg != "-") {
@@ -47,6 +50,8 @@ GuiArgs parseArgs(int argc, char** argv)
             a.files << QString::fromLocal8Bit(argv[i]);
         }
     }
+    if (!a.compare.isEmpty() && a.files.size() != 1)
+        a.error = QStringLiteral("usage: kinetoscope A --compare B");
     if (!a.screenshot.isEmpty() && a.files.size() != 1)
         a.error = QStringLiteral("usage: kinetoscope --screenshot OUT.png [--size WxH] FILE");
     return a;
@@ -88,7 +93,8 @@ int runGui(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
 
     if (!args.screenshot.isEmpty())
-        return ks::app::runScreenshot(args.files.front(), args.screenshot, QSize(args.width, args.height));
+        return ks::app::runScreenshot(args.files.front(), args.screenshot, QSize(args.width, args.height),
+                                      args.compare);
 
     ks::ui::setLiveResources(ks::cli::liveResources());
     QStringList files = args.files;
@@ -100,6 +106,12 @@ int runGui(int argc, char** argv)
     // The files of the command line (or of the last session) each get a window; the first one this.
     auto* window = new ks::ui::MainWindow;
     window->show();
+    if (!args.compare.isEmpty()) {
+        const QString b = args.compare;
+        QObject::connect(
+            window, &ks::ui::MainWindow::documentLoaded, window,
+            [window, b](const auto&) { window->compareWith(b); }, Qt::SingleShotConnection);
+    }
     for (qsizetype i = 0; i < files.size(); ++i) {
         ks::ui::MainWindow* w = window;
         if (i > 0) {

@@ -1,6 +1,8 @@
 #include "app/gui/screenshot.h"
 
 #include "core/util/textescape.h"
+#include "ui/compare/compareview.h"
+#include "ui/compare/comparewindow.h"
 #include "ui/mainwindow/mainwindow.h"
 
 #include <QApplication>
@@ -12,7 +14,25 @@
 
 namespace ks::app {
 
-int runScreenshot(const QString& file, const QString& out, QSize size)
+namespace {
+
+void save(QWidget* w, const QString& out, QSize size, int& code)
+{
+    QImage image = w->grab().toImage();
+    if (image.size() != size) image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    if (image.save(out, "PNG")) {
+        code = 0;
+        std::fprintf(stderr, "kinetoscope: wrote %s (%dx%d)\n", qPrintable(out), image.width(),
+                     image.height());
+    } else {
+        std::fprintf(stderr, "kinetoscope: cannot write %s\n", qPrintable(out));
+    }
+    qApp->quit();
+}
+
+} // namespace
+
+int runScreenshot(const QString& file, const QString& out, QSize size, const QString& compare)
 {
     QPointer<ui::MainWindow> window = new ui::MainWindow;
     window->setAttribute(Qt::WA_DeleteOnClose, false);
@@ -22,20 +42,18 @@ int runScreenshot(const QString& file, const QString& out, QSize size)
     window->show();
     int code = 1;
     QObject::connect(window, &ui::MainWindow::documentLoaded, window, [&](const auto&) {
+        if (!compare.isEmpty()) {
+            window->compareWith(compare);
+            return;
+        }
         // Let layouts settle and the first frame paint before grabbing.
-        QTimer::singleShot(100, window, [&] {
-            QImage image = window->grab().toImage();
-            if (image.size() != size)
-                image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-            if (image.save(out, "PNG")) {
-                code = 0;
-                std::fprintf(stderr, "kinetoscope: wrote %s (%dx%d)\n", qPrintable(out), image.width(),
-                             image.height());
-            } else {
-                std::fprintf(stderr, "kinetoscope: cannot write %s\n", qPrintable(out));
-            }
-            qApp->quit();
-        });
+        QTimer::singleShot(100, window, [&] { save(window, out, size, code); });
+    });
+    QObject::connect(window, &ui::MainWindow::compareOpened, window, [&](QWidget* w) {
+        auto* cw = static_cast<ui::CompareWindow*>(w);
+        cw->resize(size);
+        QObject::connect(cw->view(), &ui::CompareView::compared, cw,
+                         [&, cw] { QTimer::singleShot(300, cw, [&, cw] { save(cw, out, size, code); }); });
     });
     QObject::connect(window, &ui::MainWindow::loadFailed, window,
                      [&](const QString& path, const QString& error) {

@@ -68,3 +68,5 @@ if(TARGET tst_nvprofreader)
     find_package(SQLite3 REQUIRED)
     target_link_libraries(tst_nvprofreader PRIVATE SQLite::SQLite3)
 endif()
+# The compare test reads shared traces (gzip) to edit them.
+target_link_libraries(tst_compare PRIVATE ZLIB::ZLIB)

@@ -243,6 +243,7 @@ void MainWindow::buildMenus()
                     this, &MainWindow::openFolderDialog);
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    file->addAction(QStringLiteral("&Compare With…"), this, &MainWindow::compareDialog);
     file->addAction(QStringLiteral("&Save As…"), QKeySequence::Save, this, &MainWindow::saveAsDialog);
     m_exportMenu = new ExportMenu(this);
     file->addMenu(m_exportMenu);

@@ -50,6 +50,9 @@ public:
     // loading) a trace and newWindowIfBusy is set, a new window opens it instead.
     void openPath(const QString& path, bool newWindowIfBusy = true);
     void cancelLoad();
+    // Loads another trace and opens a compare window of this window's trace (A) against it (B)
+    // (mainwindowcompare.cpp). Emits compareOpened with the window once both are shown.
+    void compareWith(const QString& path);
 
     // Interactive windows ask (log directory picker) and report errors in dialogs; a
     // non-interactive one (screenshots, tests) takes the newest trace of a directory and only emits.
@@ -93,6 +96,7 @@ signals:
     void documentLoaded(std::shared_ptr<const ks::ui::TraceDocument> document);
     void loadFailed(const QString& path, const QString& error);
     void loadCancelled();
+    void compareOpened(QWidget* window);
     void searchFinished(int matches);
     void liveFailed(const QString& error);
     void traceSaved(const QString& path, const QString& error);
@@ -133,6 +137,7 @@ private:
     void findInTimeline(const QString& name);
     void showInTable(const QString& name, bool gpu);
     void openDialog();
+    void compareDialog();
     void openFolderDialog();
     void quitApplication();
     void showShortcuts();
@@ -147,6 +152,7 @@ private:
 
     std::shared_ptr<const TraceDocument> m_doc;
     DocumentLoader* m_loader;
+    DocumentLoader* m_compareLoader = nullptr; // the second trace of File > Compare With…
     JobTracker m_searchJobs{this};
     JobTracker m_operatorJobs{this};
     JobTracker m_saveJobs{this};

@@ -182,6 +182,20 @@ void MainWindow::dropEvent(QDropEvent* e)
     // Opened after the drop has finished: asking where to open it, or which trace of a log
     // directory, must not run a dialog inside the drag-and-drop's own event loop.
     QTimer::singleShot(0, this, [this, paths] {
+        // One trace dropped on a window that shows one: it may be the run to compare with.
+        if (paths.size() == 1 && m_doc && m_interactive && QFileInfo(paths.front()).isFile()) {
+            QMessageBox ask(QMessageBox::Question, QStringLiteral("Open or compare?"),
+                            QStringLiteral("Compare <b>%1</b> with the open trace, or open it?")
+                                .arg(QFileInfo(paths.front()).fileName().toHtmlEscaped()),
+                            QMessageBox::Cancel, this);
+            QPushButton* compare = ask.addButton(QStringLiteral("Compare"), QMessageBox::AcceptRole);
+            QPushButton* open = ask.addButton(QStringLiteral("Open"), QMessageBox::ActionRole);
+            ask.setDefaultButton(compare);
+            ask.exec();
+            if (ask.clickedButton() == compare) compareWith(paths.front());
+            if (ask.clickedButton() == open) openPath(paths.front());
+            return;
+        }
         for (const QString& p : paths)
             openPath(p);
     });

@@ -1,0 +1,22 @@
+#include "ui/compare/comparewindow.h"
+
+#include "ui/compare/compareview.h"
+#include "ui/document/tracedocument.h"
+
+#include <QFileInfo>
+
+namespace ks::ui {
+
+CompareWindow::CompareWindow(std::shared_ptr<const TraceDocument> a, std::shared_ptr<const TraceDocument> b,
+                             QWidget* parent)
+    : QMainWindow(parent), m_view(new CompareView(this))
+{
+    setAttribute(Qt::WA_DeleteOnClose);
+    setWindowTitle(tr("%1 vs %2 — Kinetoscope Compare")
+                       .arg(QFileInfo(a->path).fileName(), QFileInfo(b->path).fileName()));
+    setCentralWidget(m_view);
+    resize(1500, 950);
+    m_view->setDocuments(std::move(a), std::move(b));
+}
+
+} // namespace ks::ui
