@@ -25,49 +25,73 @@ void LinkIndex::build(const Trace& trace, const std::atomic<bool>* cancel)
     m_launches.clear();
     auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     const Column<SliceLinkIds>& ids = trace.linkIds();
-    // Link ids come sorted by slice, track by track; each track's ids grow with time, so both lists
-    // are a few sorted runs (sortRuns).
+    // Link ids come sorted by slice, track by track, and each track's ids mostly grow with time:
+    // both lists are a few nearly sorted segments (sortSegments).
     const size_t n = ids.size();
     m_byCorrelation.reserve(n);
     m_byExternal.reserve(n);
+    std::vector<size_t> correlationBounds{0}, externalBounds{0};
+    TrackId track;
     ids.forEachSpan(0, n, [&](const SliceLinkIds* p, size_t count, size_t) {
         for (size_t i = 0; i < count; ++i) {
+            if (p[i].slice.track != track) {
+                track = p[i].slice.track;
+                correlationBounds.push_back(m_byCorrelation.size());
+                externalBounds.push_back(m_byExternal.size());
+            }
             if (p[i].correlation >= 0) m_byCorrelation.push_back(Keyed{p[i].correlation, p[i].slice});
             if (p[i].externalId >= 0) m_byExternal.push_back(Keyed{p[i].externalId, p[i].slice});
         }
     });
+    correlationBounds.push_back(m_byCorrelation.size());
+    externalBounds.push_back(m_byExternal.size());
     if (cancelled()) return;
     // Three independent sorts, side by side (the largest first).
     parallelFor(3, 0, [&](size_t part) {
         if (cancelled()) return;
         switch (part) {
         case 0:
-            sortRuns(m_byCorrelation);
+            sortSegments(m_byCorrelation, std::move(correlationBounds));
             buildLaunches(trace);
             break;
-        case 1: {
-            // Flow starts, then flow ends: each list in flow order, which follows time on each
-            // track.
-            const Column<Flow>& flows = trace.flows();
-            m_flowsBySlice.reserve(2 * flows.size());
-            for (size_t i = 0; i < flows.size(); ++i) {
-                const Flow& f = flows[i];
-                if (f.hasFrom && f.from().valid()) m_flowsBySlice.emplace_back(f.from(), uint32_t(i));
-            }
-            for (size_t i = 0; i < flows.size(); ++i) {
-                const Flow& f = flows[i];
-                if (f.hasTo && f.to().valid()) m_flowsBySlice.emplace_back(f.to(), uint32_t(i));
-            }
-            sortRuns(m_flowsBySlice);
+        case 1:
+            sortFlows(trace);
             break;
-        }
         default:
-            sortRuns(m_byExternal);
+            sortSegments(m_byExternal, std::move(externalBounds));
             break;
         }
     });
     if (cancelled()) return;
     m_trace = &trace;
+}
+
+void LinkIndex::sortFlows(const Trace& trace)
+{
+    // Flow ends grouped by (track, start or end) keeping flow order, in which each group is mostly
+    // in time order (fwdbwd ends on the backward thread come reversed: sortNearlySorted sorts those
+    // on their own).
+    const Column<Flow>& flows = trace.flows();
+    auto groupOf = [](SliceRef r, bool end) { return 2 * size_t(r.track.value) + (end ? 1 : 0); };
+    auto forEachEnd = [&](auto&& fn) {
+        for (size_t i = 0; i < flows.size(); ++i) {
+            const Flow& f = flows[i];
+            if (f.hasFrom && f.from().valid()) fn(f.from(), false, uint32_t(i));
+            if (f.hasTo && f.to().valid()) fn(f.to(), true, uint32_t(i));
+        }
+    };
+    std::vector<size_t> first(2 * trace.trackCount() + 1, 0);
+    forEachEnd([&](SliceRef r, bool end, uint32_t) {
+        const size_t g = groupOf(r, end);
+        if (g + 1 >= first.size()) first.resize(g + 2, 0);
+        ++first[g + 1];
+    });
+    for (size_t g = 0; g + 1 < first.size(); ++g)
+        first[g + 1] += first[g];
+    m_flowsBySlice.resize(first.back());
+    std::vector<size_t> next(first.begin(), first.end() - 1);
+    forEachEnd([&](SliceRef r, bool end, uint32_t i) { m_flowsBySlice[next[groupOf(r, end)]++] = {r, i}; });
+    sortSegments(m_flowsBySlice, std::move(first));
 }
 
 void LinkIndex::buildLaunches(const Trace& trace)

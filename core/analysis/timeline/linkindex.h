@@ -68,6 +68,7 @@ private:
     const SliceLinkIds* idsOf(SliceRef r) const;
     SliceRef searchLaunchOf(SliceRef gpuWork) const;
     void buildLaunches(const Trace& trace);
+    void sortFlows(const Trace& trace);
     std::vector<SliceRef> lookup(const std::vector<Keyed>& v, int64_t key) const;
     SliceRef enclosingOp(SliceRef r) const;
 
