@@ -42,4 +42,24 @@ void sortSegments(std::vector<T, A>& v, std::vector<size_t> bounds, Less less = 
     if (src != &v) v.swap(*src);
 }
 
+// Sorts a vector of unknown shape that is often a concatenation of a few ascending runs (one per
+// track) with some elements out of place: few runs are merged (sortSegments), else it is sorted
+// as nearly sorted data (sortNearlySorted, which falls back to a full sort).
+template <typename T, typename A, typename Less = std::less<>>
+void sortRuns(std::vector<T, A>& v, Less less = {})
+{
+    const size_t maxRuns = 16 + v.size() / 64;
+    std::vector<size_t> bounds{0};
+    for (size_t i = 1; i < v.size(); ++i) {
+        if (!less(v[i], v[i - 1])) continue;
+        bounds.push_back(i);
+        if (bounds.size() > maxRuns) {
+            sortNearlySorted(v.data(), v.size(), less);
+            return;
+        }
+    }
+    bounds.push_back(v.size());
+    sortSegments(v, std::move(bounds), less);
+}
+
 } // namespace ks

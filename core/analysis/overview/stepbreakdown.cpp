@@ -2,6 +2,7 @@
 
 #include "core/analysis/overview/rowsmeeting.h"
 #include "core/util/intervalset.h"
+#include "core/util/runsort.h"
 
 #include <algorithm>
 #include <limits>
@@ -43,6 +44,32 @@ bool isDataLoaderName(std::string_view name)
     return name.substr(0, loader.size()) == loader && name.size() >= next.size() &&
            name.substr(name.size() - next.size()) == next;
 }
+
+// What the breakdown asks of a name, cached per interned name (the string tests cost more than the
+// rest of a row's work).
+class NameFlags {
+public:
+    enum : uint8_t { Known = 1, Collective = 2, DataLoader = 4, ProfilerStep = 8, CollectiveKernel = 16 };
+
+    explicit NameFlags(const Trace& trace) : m_trace(trace), m_flags(trace.strings().size(), 0) {}
+
+    uint8_t of(StringId name)
+    {
+        if (name.value >= m_flags.size()) m_flags.resize(size_t(name.value) + 1, 0);
+        uint8_t& f = m_flags[name.value];
+        if (!f) {
+            const std::string_view s = m_trace.str(name);
+            f = Known | (isCollectiveOpName(s) ? Collective : 0) | (isDataLoaderName(s) ? DataLoader : 0) |
+                (s.substr(0, 13) == "ProfilerStep#" ? ProfilerStep : 0) |
+                (isCollectiveKernelName(s) ? CollectiveKernel : 0);
+        }
+        return f;
+    }
+
+private:
+    const Trace& m_trace;
+    std::vector<uint8_t> m_flags;
+};
 
 } // namespace
 
@@ -110,6 +137,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
                 fn(i);
     };
 
+    NameFlags names(t);
     // Pass 1: External ids of collective ops, whose kernels are communication.
     std::unordered_set<int64_t> collectiveIds;
     for (size_t ti = 0; ti < t.trackCount(); ++ti) {
@@ -119,7 +147,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
         rowsOf(s, [&](size_t i) {
             const EventKind k = t.kindOf(s.category(i));
             if (k != EventKind::CpuOp && k != EventKind::UserAnnotation) return;
-            if (!isCollectiveOpName(t.str(s.name(i)))) return;
+            if (!(names.of(s.name(i)) & NameFlags::Collective)) return;
             const int64_t id = m_links.externalId(SliceRef{tr.id, uint32_t(i)});
             if (id > 0) collectiveIds.insert(id);
         });
@@ -139,13 +167,14 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             const TimeNs a = s.start(i), b = s.end(i);
             const SliceRef ref{tr.id, uint32_t(i)};
             const EventKind k = t.kindOf(s.category(i));
-            const std::string_view name = t.str(s.name(i));
+            const uint8_t flags = names.of(s.name(i));
             bool cpuSide = false;
             switch (k) {
             case EventKind::Kernel: {
                 // The id lookup is a search: only worth it when the trace has collectives.
                 const int64_t id = collectiveIds.empty() ? -1 : m_links.externalId(ref);
-                const bool comm = (id > 0 && collectiveIds.count(id)) || isCollectiveKernelName(name);
+                const bool comm =
+                    (id > 0 && collectiveIds.count(id)) || (flags & NameFlags::CollectiveKernel);
                 roles[size_t(comm ? StepCategory::Communication : StepCategory::Kernel)].add(a, b);
                 device.push_back({a, b, ref});
                 break;
@@ -168,10 +197,10 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             case EventKind::Other:
                 if (k == EventKind::Other && t.str(s.category(i)) != "python") break;
                 cpuSide = true;
-                if (name.substr(0, 13) == "ProfilerStep#") break; // a step, not work
-                if (isDataLoaderName(name)) {
+                if (flags & NameFlags::ProfilerStep) break; // a step, not work
+                if (flags & NameFlags::DataLoader) {
                     roles[size_t(StepCategory::DataLoader)].add(a, b);
-                } else if (isCollectiveOpName(name)) {
+                } else if (flags & NameFlags::Collective) {
                     roles[size_t(StepCategory::Communication)].add(a, b);
                 } else if (windowed || b > cpuCovered) {
                     // Rows come in start order (a windowed pass visits depth by depth, so it adds
@@ -235,8 +264,8 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     // Device steps: the device work launched by runtime calls that lie wholly inside each step.
     const size_t n = out.steps.size();
     if (options.deviceSteps && !span) {
-        std::sort(runtimes.begin(), runtimes.end(),
-                  [](const Work& a, const Work& b) { return a.start < b.start; });
+        // Track by track, each in time order.
+        sortRuns(runtimes, [](const Work& a, const Work& b) { return a.start < b.start; });
         std::vector<std::pair<TimeNs, TimeNs>> stepDevice(n, {kNone, std::numeric_limits<TimeNs>::min()});
         std::vector<size_t> matched(n, 0);
         std::vector<uint64_t> matchedWork;
