@@ -83,6 +83,8 @@ public:
 
     std::string_view of(StringId opName, StringId firstKernel)
     {
+        if (!opName.valid())
+            return categorizeOp(m_trace.str(opName), firstKernel.valid() ? m_trace.str(firstKernel) : "");
         if (opName.value >= m_byName.size()) m_byName.resize(size_t(opName.value) + 1);
         std::optional<std::optional<std::string_view>>& byName = m_byName[opName.value];
         if (!byName) byName = categoryByName(m_trace.str(opName));
@@ -203,9 +205,14 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
         const TimeNs busy = directBusy[slot];
         const StringId nameId = trace.slices(launcher.track).name(launcher.index);
         const std::string_view category = categoryOf(launcher);
-        if (nameId.value >= rowOfName.size()) rowOfName.resize(size_t(nameId.value) + 1, nullptr);
-        OpsSummaryRow*& rowPtr = rowOfName[nameId.value];
-        if (!rowPtr) rowPtr = &byName[trace.str(nameId)];
+        OpsSummaryRow* rowPtr = nullptr;
+        if (nameId.valid()) {
+            if (nameId.value >= rowOfName.size()) rowOfName.resize(size_t(nameId.value) + 1, nullptr);
+            if (!rowOfName[nameId.value]) rowOfName[nameId.value] = &byName[trace.str(nameId)];
+            rowPtr = rowOfName[nameId.value];
+        } else {
+            rowPtr = &byName[trace.str(nameId)];
+        }
         OpsSummaryRow& row = *rowPtr;
         row.directUs += us(busy);
         row.subtreeUs += us(subtreeBusy[slot]);

@@ -55,18 +55,21 @@ public:
 
     uint8_t of(StringId name)
     {
+        if (!name.valid()) return flagsOf(m_trace.str(name));
         if (name.value >= m_flags.size()) m_flags.resize(size_t(name.value) + 1, 0);
         uint8_t& f = m_flags[name.value];
-        if (!f) {
-            const std::string_view s = m_trace.str(name);
-            f = Known | (isCollectiveOpName(s) ? Collective : 0) | (isDataLoaderName(s) ? DataLoader : 0) |
-                (s.substr(0, 13) == "ProfilerStep#" ? ProfilerStep : 0) |
-                (isCollectiveKernelName(s) ? CollectiveKernel : 0);
-        }
+        if (!f) f = flagsOf(m_trace.str(name));
         return f;
     }
 
 private:
+    static uint8_t flagsOf(std::string_view s)
+    {
+        return Known | (isCollectiveOpName(s) ? Collective : 0) | (isDataLoaderName(s) ? DataLoader : 0) |
+               (s.substr(0, 13) == "ProfilerStep#" ? ProfilerStep : 0) |
+               (isCollectiveKernelName(s) ? CollectiveKernel : 0);
+    }
+
     const Trace& m_trace;
     std::vector<uint8_t> m_flags;
 };
