@@ -97,6 +97,7 @@ namespace {
 struct Work {
     TimeNs start, end;
     SliceRef ref;
+    int64_t corr = -1; // runtime calls of a whole-trace pass: the smallest correlation id > 0
 };
 
 } // namespace
@@ -162,10 +163,25 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     TimeNs allMin = kNone, allMax = std::numeric_limits<TimeNs>::min();
     std::vector<Work> runtimes;
     std::vector<Work> device;
+    const Column<SliceLinkIds>& ids = t.linkIds();
     for (size_t ti = 0; ti < t.trackCount(); ++ti) {
         const Track& tr = t.track(TrackId(uint32_t(ti)));
         const SliceTrack& s = tr.slices;
         TimeNs cpuCovered = std::numeric_limits<TimeNs>::min();
+        // A whole-trace pass visits rows in order: the link ids (sorted by slice) are read along.
+        size_t cursor =
+            windowed ? 0 : ids.lowerBound(SliceRef{tr.id, 0}, [](const SliceLinkIds& l, SliceRef key) {
+                return l.slice < key;
+            });
+        auto correlationOf = [&](SliceRef ref) {
+            int64_t corr = -1;
+            for (; cursor < ids.size() && ids[cursor].slice < ref; ++cursor) {
+            }
+            for (size_t c = cursor; c < ids.size() && ids[c].slice == ref; ++c)
+                if (ids[c].correlation > 0 && (corr < 0 || ids[c].correlation < corr))
+                    corr = ids[c].correlation;
+            return corr;
+        };
         rowsOf(s, [&](size_t i) {
             const TimeNs a = s.start(i), b = s.end(i);
             const SliceRef ref{tr.id, uint32_t(i)};
@@ -193,7 +209,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             case EventKind::Runtime:
             case EventKind::Driver:
                 roles[size_t(StepCategory::Runtime)].add(a, b);
-                runtimes.push_back({a, b, ref});
+                runtimes.push_back({a, b, ref, windowed ? -1 : correlationOf(ref)});
                 break;
             case EventKind::CpuOp:
             case EventKind::UserAnnotation:
@@ -273,43 +289,46 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
         std::vector<size_t> matched(n, 0);
         std::vector<uint64_t> matchedWork;
         auto key = [](SliceRef r) { return (uint64_t(r.track.value) << 32) | r.index; };
-        // The correlation join, from one walk over the trace's link ids (sorted by slice): GPU work
-        // by correlation, and each runtime call's correlation. LinkIndex answers the same one call
-        // at a time, with a search and a vector each; with a step's hundreds of launches that
-        // was most of this analysis. Calls without a correlation fall back to it (flows).
+        // The correlation join, merged from both sides sorted by correlation: GPU work from one walk
+        // over the trace's link ids, runtime calls by the correlation read with them above.
+        // LinkIndex answers the same one call at a time, with a search and a vector each; with a
+        // step's hundreds of launches that was most of this analysis. Calls without a correlation
+        // fall back to it (flows), and so does a live update (windowed), which looks at one or two
+        // steps, where the per-call lookups are cheaper than a walk over every link id.
         struct CorrWork {
             int64_t corr;
             SliceRef work;
         };
         std::vector<CorrWork> workByCorr;
-        std::vector<std::pair<uint64_t, int64_t>> callCorr; // sorted by slice key
-        // A live update (windowed) looks at one or two steps: the per-call lookups are cheaper there
-        // than a walk over every link id of the trace.
-        const Column<SliceLinkIds>& ids = t.linkIds();
         for (size_t i = 0; i < ids.size() && !windowed; ++i) {
             const SliceLinkIds& l = ids[i];
-            if (l.correlation <= 0) continue;
-            const EventKind k = t.sliceKind(l.slice);
-            if (isGpuWorkKind(k))
+            if (l.correlation > 0 && isGpuWorkKind(t.sliceKind(l.slice)))
                 workByCorr.push_back({l.correlation, l.slice});
-            else if (isLaunchKind(k))
-                callCorr.emplace_back(key(l.slice), l.correlation);
         }
-        std::sort(workByCorr.begin(), workByCorr.end(),
-                  [](const CorrWork& a, const CorrWork& b) { return a.corr < b.corr; });
-        std::sort(callCorr.begin(), callCorr.end());
-        auto launchedBy = [&](SliceRef call, auto&& fn) {
-            const auto c =
-                std::lower_bound(callCorr.begin(), callCorr.end(), std::make_pair(key(call), INT64_MIN));
-            if (c == callCorr.end() || c->first != key(call)) {
-                for (SliceRef w : m_links.gpuWorkOf(call))
+        // Per GPU track, in time order: mostly in correlation order already.
+        sortRuns(workByCorr, [](const CorrWork& a, const CorrWork& b) { return a.corr < b.corr; });
+        std::vector<std::pair<int64_t, uint32_t>> callsByCorr;
+        for (size_t i = 0; i < runtimes.size(); ++i)
+            if (runtimes[i].corr > 0) callsByCorr.emplace_back(runtimes[i].corr, uint32_t(i));
+        sortRuns(callsByCorr);
+        std::vector<std::pair<uint32_t, uint32_t>> workOfCall(runtimes.size(), {0, 0}); // range in workByCorr
+        for (size_t c = 0, w = 0; c < callsByCorr.size(); ++c) {
+            const int64_t corr = callsByCorr[c].first;
+            for (; w < workByCorr.size() && workByCorr[w].corr < corr; ++w) {
+            }
+            size_t end = w;
+            for (; end < workByCorr.size() && workByCorr[end].corr == corr; ++end) {
+            }
+            workOfCall[callsByCorr[c].second] = {uint32_t(w), uint32_t(end)};
+        }
+        auto launchedBy = [&](size_t ri, auto&& fn) {
+            if (runtimes[ri].corr <= 0) {
+                for (SliceRef w : m_links.gpuWorkOf(runtimes[ri].ref))
                     fn(w);
                 return;
             }
-            auto w = std::lower_bound(workByCorr.begin(), workByCorr.end(), c->second,
-                                      [](const CorrWork& x, int64_t v) { return x.corr < v; });
-            for (; w != workByCorr.end() && w->corr == c->second; ++w)
-                fn(w->work);
+            for (uint32_t w = workOfCall[ri].first; w < workOfCall[ri].second; ++w)
+                fn(workByCorr[w].work);
         };
         size_t si = 0, ri = 0;
         TimeNs lo = kNone, hi = std::numeric_limits<TimeNs>::min();
@@ -318,7 +337,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             if (rt.start < out.steps[si].hostStart) {
                 ++ri;
             } else if (rt.end <= out.steps[si].hostEnd) {
-                launchedBy(rt.ref, [&](SliceRef w) {
+                launchedBy(ri, [&](SliceRef w) {
                     const SliceTrack& ws = t.slices(w.track);
                     lo = std::min(lo, ws.start(w.index));
                     hi = std::max(hi, ws.end(w.index));
