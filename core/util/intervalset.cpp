@@ -1,5 +1,7 @@
 #include "core/util/intervalset.h"
 
+#include "core/util/runsort.h"
+
 #include <algorithm>
 
 namespace ks {
@@ -7,7 +9,8 @@ namespace ks {
 void IntervalSet::normalize()
 {
     if (m_pending.empty()) return;
-    std::sort(m_pending.begin(), m_pending.end());
+    // Intervals mostly come track by track, each track's in time order.
+    sortRuns(m_pending);
     std::vector<Interval> merged;
     merged.reserve(m_items.size() + m_pending.size());
     size_t i = 0, j = 0;

@@ -3,6 +3,7 @@
 #include "synthtrace.h"
 
 #include <QTest>
+#include <map>
 
 using namespace ks;
 using namespace Qt::StringLiterals;
@@ -65,6 +66,48 @@ private slots:
         QCOMPARE(links.linksOf(kernel).flows.size(), size_t(1));
     }
 
+    // launchOf() reads what build() resolved for every GPU row: the first launch call (in slice
+    // order) sharing the row's correlation id, else the first complete flow into it from a launch
+    // call; rows that are not device work still get the search.
+    void launchOfFollowsCorrelationThenTheFirstFlow()
+    {
+        test::SynthTrace s;
+        const SliceRef op = s.add(s.thread, 0, 1000, "aten::mm", "cpu_op", 1);
+        const SliceRef first = s.add(s.thread, 10, 5, "cudaLaunchKernel", "cuda_runtime", 1, 50);
+        const SliceRef second = s.add(s.thread, 20, 5, "cudaLaunchKernel", "cuda_runtime", 1, 50);
+        const SliceRef viaFlow = s.add(s.thread, 30, 5, "cudaMemcpyAsync", "cuda_runtime", 1);
+        const SliceRef laterFlow = s.add(s.thread, 40, 5, "cudaMemcpyAsync", "cuda_runtime", 1);
+        const SliceRef kernel = s.add(s.stream, 100, 5, "k", "kernel", 1, 50);
+        const SliceRef copy = s.add(s.stream, 200, 5, "Memcpy HtoD", "gpu_memcpy", 1);
+        const SliceRef orphan = s.add(s.stream, 300, 5, "k2", "kernel", 1, 99);
+        const SliceRef annotation = s.add(s.stream, 400, 50, "ProfilerStep#1", "gpu_user_annotation");
+        auto flow = [&](SliceRef from, SliceRef to, uint64_t id) {
+            Flow f;
+            f.id = id;
+            f.fromTrack = from.track;
+            f.fromRow = from.index;
+            f.toTrack = to.track;
+            f.toRow = to.index;
+            f.hasFrom = f.hasTo = true;
+            s.trace.flows().push_back(f);
+        };
+        flow(op, copy, 1); // not from a launch call: skipped
+        flow(viaFlow, copy, 2);
+        flow(laterFlow, copy, 3);
+        flow(laterFlow, kernel, 4); // the correlation wins
+        LinkIndex links;
+        links.build(s.trace);
+        QCOMPARE(links.launchOf(kernel), first);
+        QCOMPARE(links.launchOf(copy), viaFlow);
+        QCOMPARE(links.launchOf(orphan), SliceRef());
+        QCOMPARE(links.launchOf(annotation), SliceRef());
+        QCOMPARE(links.launchOf(second), first); // a launch call: the search, as before
+        // Flows touching a slice come in flow order whatever order their ends were added in.
+        const SliceLinks l = links.linksOf(laterFlow);
+        QCOMPARE(l.flows, (std::vector<uint32_t>{2, 3}));
+        QCOMPARE(links.linksOf(copy).flows, (std::vector<uint32_t>{0, 1, 2}));
+    }
+
     // On real traces every kernel whose correlation matches a launch must resolve to an op that
     // encloses that launch on the launching thread.
     void realTracesResolveLaunchingOps_data()
@@ -87,6 +130,33 @@ private slots:
         const Trace& t = *r.trace;
         LinkIndex links;
         links.build(t);
+        // launchOf() against its definition, worked out here the slow way: the first launch call
+        // (link ids come in slice order) with the kernel's correlation, else the first complete
+        // flow from a launch call.
+        std::map<int64_t, SliceRef> launchByCorrelation;
+        std::map<SliceRef, int64_t> correlationOf;
+        for (size_t i = 0; i < t.linkIds().size(); ++i) {
+            const SliceLinkIds& l = t.linkIds()[i];
+            correlationOf.try_emplace(l.slice, l.correlation);
+            if (l.correlation >= 0 && isLaunchKind(t.sliceKind(l.slice)))
+                launchByCorrelation.try_emplace(l.correlation, l.slice);
+        }
+        std::map<SliceRef, SliceRef> launchByFlow;
+        for (size_t i = 0; i < t.flows().size(); ++i) {
+            const Flow& f = t.flows()[i];
+            if (f.hasFrom && f.hasTo && f.from().valid() && f.to().valid() &&
+                isLaunchKind(t.sliceKind(f.from())))
+                launchByFlow.try_emplace(f.to(), f.from());
+        }
+        auto expectedLaunch = [&](SliceRef k) {
+            const auto c = correlationOf.find(k);
+            if (c != correlationOf.end() && c->second >= 0) {
+                const auto l = launchByCorrelation.find(c->second);
+                if (l != launchByCorrelation.end()) return l->second;
+            }
+            const auto f = launchByFlow.find(k);
+            return f != launchByFlow.end() ? f->second : SliceRef();
+        };
         // Kernels whose launch fell outside the profiling window have nothing to resolve to.
         size_t kernels = 0, launched = 0, resolved = 0;
         for (size_t i = 0; i < t.trackCount(); ++i) {
@@ -97,6 +167,7 @@ private slots:
                 if (t.sliceKind(k) != EventKind::Kernel) continue;
                 ++kernels;
                 const SliceRef launch = links.launchOf(k);
+                QCOMPARE(launch, expectedLaunch(k));
                 if (!launch.valid()) continue;
                 ++launched;
                 QVERIFY(isLaunchKind(t.sliceKind(launch)));

@@ -1,12 +1,14 @@
 #include "core/analysis/overview/kernelsummary.h"
 
 #include "core/analysis/overview/opcategory.h"
+#include "core/analysis/overview/slicetable.h"
+#include "core/util/hash.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace ks {
 
@@ -33,19 +35,111 @@ void unionPerKey(std::vector<KeyedSpan>& spans, std::vector<std::pair<SliceRef, 
     }
 }
 
+std::vector<TimeNs> unionPerSlot(const std::vector<SlotSpan>& spans, size_t slots)
+{
+    std::vector<uint32_t> first(slots + 1, 0);
+    for (const SlotSpan& s : spans)
+        ++first[s.slot + 1];
+    for (size_t i = 0; i < slots; ++i)
+        first[i + 1] += first[i];
+    std::vector<std::pair<TimeNs, TimeNs>> sorted(spans.size());
+    std::vector<uint32_t> next(first.begin(), first.end() - 1);
+    for (const SlotSpan& s : spans)
+        sorted[next[s.slot]++] = {s.start, s.end};
+    std::vector<TimeNs> busy(slots, 0);
+    for (size_t slot = 0; slot < slots; ++slot) {
+        const auto b = sorted.begin() + first[slot], e = sorted.begin() + first[slot + 1];
+        if (b == e) continue;
+        if (!std::is_sorted(b, e, [](const auto& x, const auto& y) { return x.first < y.first; }))
+            std::sort(b, e, [](const auto& x, const auto& y) { return x.first < y.first; });
+        TimeNs total = 0, curStart = b->first, curEnd = b->second;
+        for (auto it = b + 1; it != e; ++it) {
+            if (it->first <= curEnd) {
+                curEnd = std::max(curEnd, it->second);
+            } else {
+                total += curEnd - curStart;
+                curStart = it->first;
+                curEnd = it->second;
+            }
+        }
+        busy[slot] = total + (curEnd - curStart);
+    }
+    return busy;
+}
+
 namespace {
+
+constexpr uint32_t kNoSlot = UINT32_MAX;
 
 double us(TimeNs ns)
 {
     return double(ns) / 1000.0;
 }
 
-TimeNs lookup(const std::vector<std::pair<SliceRef, TimeNs>>& v, SliceRef key)
-{
-    auto it = std::lower_bound(v.begin(), v.end(), key,
-                               [](const std::pair<SliceRef, TimeNs>& a, SliceRef k) { return a.first < k; });
-    return it != v.end() && it->first == key ? it->second : 0;
-}
+// categorizeOp per (op name, first kernel name), from its two halves cached per interned name.
+class CategoryCache {
+public:
+    explicit CategoryCache(const Trace& trace) : m_trace(trace) {}
+
+    std::string_view of(StringId opName, StringId firstKernel)
+    {
+        if (!opName.valid())
+            return categorizeOp(m_trace.str(opName), firstKernel.valid() ? m_trace.str(firstKernel) : "");
+        if (opName.value >= m_byName.size()) m_byName.resize(size_t(opName.value) + 1);
+        std::optional<std::optional<std::string_view>>& byName = m_byName[opName.value];
+        if (!byName) byName = categoryByName(m_trace.str(opName));
+        if (*byName) return **byName;
+        if (!firstKernel.valid()) return categoryByKernel({});
+        if (firstKernel.value >= m_byKernel.size()) m_byKernel.resize(size_t(firstKernel.value) + 1);
+        std::optional<std::string_view>& byKernel = m_byKernel[firstKernel.value];
+        if (!byKernel) byKernel = categoryByKernel(m_trace.str(firstKernel));
+        return *byKernel;
+    }
+
+private:
+    const Trace& m_trace;
+    std::vector<std::optional<std::optional<std::string_view>>> m_byName;
+    std::vector<std::optional<std::string_view>> m_byKernel;
+};
+
+// kernel_summary's group of one kernel before its strings are looked up: how its parent is named
+// (0: a cpu_op, 1: the launch call, 2: no launch), that name, the parent op's first kernel (its
+// category depends on it), the kernel's name and stream.
+struct GroupKey {
+    uint32_t mode;
+    uint32_t parentName;
+    uint32_t firstKernel;
+    uint32_t kernelName;
+    int64_t stream;
+    bool operator==(const GroupKey&) const = default;
+};
+
+struct GroupKeyHash {
+    size_t operator()(const GroupKey& k) const noexcept
+    {
+        return mix64((uint64_t(k.parentName) << 32 | k.kernelName) ^
+                     mix64((uint64_t(k.firstKernel) << 32 | k.mode) ^ uint64_t(k.stream)));
+    }
+};
+
+struct Acc {
+    TimeNs sum = 0, min = 0, max = 0;
+    uint64_t count = 0;
+    void add(TimeNs d)
+    {
+        min = count ? std::min(min, d) : d;
+        max = count ? std::max(max, d) : d;
+        sum += d;
+        ++count;
+    }
+    void merge(const Acc& o)
+    {
+        min = count ? std::min(min, o.min) : o.min;
+        max = count ? std::max(max, o.max) : o.max;
+        sum += o.sum;
+        count += o.count;
+    }
+};
 
 } // namespace
 
@@ -55,56 +149,87 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
     KernelSummary out;
 
     // --- launchers: direct kernels (collectives left out), first kernel by start for the category.
-    std::vector<KeyedSpan> direct;
+    // Each launcher gets a dense slot; slots index the per-launcher arrays below.
+    SliceTable<uint32_t> slotOf(trace, kNoSlot);
+    struct FirstKernel {
+        TimeNs start;
+        StringId name;
+    };
+    std::vector<FirstKernel> firstKernel;
+    std::vector<SlotSpan> direct;
     direct.reserve(items.size());
-    std::unordered_map<SliceRef, std::pair<TimeNs, StringId>> firstKernel; // launcher -> earliest work
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid() || it.cls == GpuWorkClass::Communication) continue; // NCCL/RCCL by name
-        direct.push_back({it.launcher, it.start, it.end});
-        auto [pos, added] = firstKernel.try_emplace(it.launcher, it.start, it.name);
-        if (!added && it.start < pos->second.first) pos->second = {it.start, it.name};
+        uint32_t& slot = slotOf.at(it.launcher);
+        if (slot == kNoSlot) {
+            slot = uint32_t(firstKernel.size());
+            firstKernel.push_back({it.start, it.name});
+        } else if (it.start < firstKernel[slot].start) {
+            firstKernel[slot] = {it.start, it.name};
+        }
+        direct.push_back({slot, it.start, it.end});
     }
-    std::vector<std::pair<SliceRef, TimeNs>> directBusy;
-    unionPerKey(direct, directBusy);
+    const std::vector<TimeNs> directBusy = unionPerSlot(direct, firstKernel.size());
+    std::vector<SlotSpan>().swap(direct);
 
     // Subtree: every linked GPU work item counts for each launcher above its launch.
-    std::vector<KeyedSpan> subtree;
+    std::vector<SlotSpan> subtree;
     subtree.reserve(items.size());
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid()) continue;
-        if (firstKernel.count(it.runtime)) subtree.push_back({it.runtime, it.start, it.end});
+        if (const uint32_t s = slotOf.get(it.runtime); s != kNoSlot) subtree.push_back({s, it.start, it.end});
         for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
              p = parents.parent(it.runtime.track, size_t(p))) {
-            const SliceRef ref{it.runtime.track, uint32_t(p)};
-            if (firstKernel.count(ref)) subtree.push_back({ref, it.start, it.end});
+            const uint32_t s = slotOf.get(SliceRef{it.runtime.track, uint32_t(p)});
+            if (s != kNoSlot) subtree.push_back({s, it.start, it.end});
         }
     }
-    std::vector<std::pair<SliceRef, TimeNs>> subtreeBusy;
-    unionPerKey(subtree, subtreeBusy);
+    const std::vector<TimeNs> subtreeBusy = unionPerSlot(subtree, firstKernel.size());
+    std::vector<SlotSpan>().swap(subtree);
 
+    CategoryCache categories(trace);
     auto categoryOf = [&](SliceRef op) -> std::string_view {
-        auto it = firstKernel.find(op);
-        return categorizeOp(trace.sliceName(op),
-                            it == firstKernel.end() ? std::string_view() : trace.str(it->second.second));
+        const uint32_t s = slotOf.get(op);
+        return categories.of(trace.slices(op.track).name(op.index),
+                             s == kNoSlot ? StringId() : firstKernel[s].name);
     };
 
+    // Launchers in slice order (the sums below are in floating point: the order is part of the
+    // result). Rows are found once per interned name.
     std::map<std::string_view, OpsSummaryRow> byName;
     std::map<std::string_view, CategorySummaryRow> byCategory;
+    std::vector<OpsSummaryRow*> rowOfName;
+    std::vector<std::pair<std::string_view, CategorySummaryRow*>> rowOfCategory; // by the text's address
     double totalDirect = 0;
-    for (const auto& [launcher, busy] : directBusy) {
-        const std::string_view name = trace.sliceName(launcher);
+    slotOf.forEach([&](SliceRef launcher, uint32_t slot) {
+        const TimeNs busy = directBusy[slot];
+        const StringId nameId = trace.slices(launcher.track).name(launcher.index);
         const std::string_view category = categoryOf(launcher);
-        OpsSummaryRow& row = byName[name];
+        OpsSummaryRow* rowPtr = nullptr;
+        if (nameId.valid()) {
+            if (nameId.value >= rowOfName.size()) rowOfName.resize(size_t(nameId.value) + 1, nullptr);
+            if (!rowOfName[nameId.value]) rowOfName[nameId.value] = &byName[trace.str(nameId)];
+            rowPtr = rowOfName[nameId.value];
+        } else {
+            rowPtr = &byName[trace.str(nameId)];
+        }
+        OpsSummaryRow& row = *rowPtr;
         row.directUs += us(busy);
-        row.subtreeUs += us(lookup(subtreeBusy, launcher));
+        row.subtreeUs += us(subtreeBusy[slot]);
         ++row.count;
         if (std::find(row.categories.begin(), row.categories.end(), category) == row.categories.end())
             row.categories.emplace_back(category);
-        CategorySummaryRow& cat = byCategory[category];
-        ++cat.count;
-        cat.directMs += us(busy) / 1000.0;
+        CategorySummaryRow* catPtr = nullptr;
+        for (const auto& [text, r] : rowOfCategory)
+            if (text.data() == category.data() && text.size() == category.size()) catPtr = r;
+        if (!catPtr) {
+            catPtr = &byCategory[category];
+            rowOfCategory.emplace_back(category, catPtr);
+        }
+        ++catPtr->count;
+        catPtr->directMs += us(busy) / 1000.0;
         totalDirect += us(busy);
-    }
+    });
     for (auto& [name, row] : byName) {
         row.name = std::string(name);
         std::sort(row.categories.begin(), row.categories.end());
@@ -135,30 +260,37 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
     // --- kernel_summary: kernels only, grouped by (category, parent op, name, stream).
     for (const GpuWorkItem& it : items)
         if (it.kind == EventKind::Kernel && it.parentOp.valid()) out.hasParentOpColumn = true;
-    struct Acc {
-        TimeNs sum = 0, min = 0, max = 0;
-        uint64_t count = 0;
-    };
-    std::map<std::tuple<std::string_view, std::string_view, StringId, int64_t>, Acc> groups;
+    // Grouped by interned ids first; the strings (and their order) come in per group below.
+    std::unordered_map<GroupKey, Acc, GroupKeyHash> byIds;
     TimeNs kernelTotal = 0;
     for (const GpuWorkItem& it : items) {
         if (it.kind != EventKind::Kernel) continue;
-        std::string_view category, parent;
+        GroupKey key{2, StringId().value, StringId().value, it.name.value, it.stream};
         if (it.parentOp.valid()) {
-            parent = trace.sliceName(it.parentOp);
-            category = categoryOf(it.parentOp);
+            key.mode = 0;
+            key.parentName = trace.slices(it.parentOp.track).name(it.parentOp.index).value;
+            const uint32_t s = slotOf.get(it.parentOp);
+            if (s != kNoSlot) key.firstKernel = firstKernel[s].name.value;
         } else if (it.runtime.valid()) {
-            // No cpu_op above the launch: TraceLens names the launch call and calls it graph/runtime.
-            if (out.hasParentOpColumn) parent = trace.sliceName(it.runtime);
-            category = launcherCategory(trace.sliceName(it.runtime));
+            key.mode = 1;
+            key.parentName = trace.slices(it.runtime.track).name(it.runtime.index).value;
         }
         const TimeNs d = it.end - it.start;
-        Acc& a = groups[{category, parent, it.name, it.stream}];
-        a.min = a.count ? std::min(a.min, d) : d;
-        a.max = a.count ? std::max(a.max, d) : d;
-        a.sum += d;
-        ++a.count;
+        byIds[key].add(d);
         kernelTotal += d;
+    }
+    std::map<std::tuple<std::string_view, std::string_view, StringId, int64_t>, Acc> groups;
+    for (const auto& [key, a] : byIds) {
+        std::string_view category, parent;
+        if (key.mode == 0) {
+            parent = trace.str(StringId(key.parentName));
+            category = categories.of(StringId(key.parentName), StringId(key.firstKernel));
+        } else if (key.mode == 1) {
+            // No cpu_op above the launch: TraceLens names the launch call and calls it graph/runtime.
+            if (out.hasParentOpColumn) parent = trace.str(StringId(key.parentName));
+            category = launcherCategory(trace.str(StringId(key.parentName)));
+        }
+        groups[{category, parent, StringId(key.kernelName), key.stream}].merge(a);
     }
     out.totalKernelUs = us(kernelTotal);
     for (const auto& [key, a] : groups) {

@@ -67,4 +67,13 @@ struct KeyedSpan {
 };
 void unionPerKey(std::vector<KeyedSpan>& spans, std::vector<std::pair<SliceRef, TimeNs>>& out);
 
+// The same per dense slot number (0 .. slots-1): busy[slot], by a counting sort on the slot
+// instead of a comparison sort of all spans (spans of one slot mostly come in start order).
+struct SlotSpan {
+    uint32_t slot;
+    TimeNs start;
+    TimeNs end;
+};
+std::vector<TimeNs> unionPerSlot(const std::vector<SlotSpan>& spans, size_t slots);
+
 } // namespace ks

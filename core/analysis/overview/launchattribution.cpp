@@ -2,6 +2,8 @@
 
 #include "core/analysis/timeline/linkindex.h"
 
+#include <algorithm>
+
 namespace ks {
 
 namespace {
@@ -31,9 +33,24 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links, con
     for (; m_flowsSeen < flows.size(); ++m_flowsSeen) {
         const Flow& f = flows[m_flowsSeen];
         if (f.hasFrom && f.hasTo && f.from().valid() && f.to().valid() &&
-            isGpuWorkKind(trace.sliceKind(f.to())))
-            m_flowTargets.insert(f.to());
+            isGpuWorkKind(trace.sliceKind(f.to()))) {
+            const SliceRef to = f.to();
+            if (m_flowTargets.size() <= to.track.value) m_flowTargets.resize(size_t(to.track.value) + 1);
+            std::vector<uint8_t>& rows = m_flowTargets[to.track.value];
+            if (rows.size() <= to.index)
+                rows.resize(std::max<size_t>(size_t(to.index) + 1, trace.slices(to.track).size()), 0);
+            rows[to.index] = 1;
+            m_anyFlowTarget = true;
+        }
     }
+    auto isFlowTarget = [&](SliceRef r) {
+        return r.track.value < m_flowTargets.size() && r.index < m_flowTargets[r.track.value].size() &&
+               m_flowTargets[r.track.value][r.index];
+    };
+    size_t added = 0;
+    for (uint32_t t = 0; t < trace.trackCount(); ++t)
+        if (isGpuTrack(trace, trace.track(TrackId(t)))) added += trace.slices(TrackId(t)).size() - m_seen[t];
+    m_items.reserve(m_items.size() + added);
     for (uint32_t t = 0; t < trace.trackCount(); ++t) {
         const Track& track = trace.track(TrackId(t));
         if (!isGpuTrack(trace, track)) continue;
@@ -53,14 +70,20 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links, con
             it.end = st.end(row);
             it.name = st.name(row);
             it.kind = kind;
-            const uint64_t classKey = (uint64_t(it.name.value) << 8) | uint8_t(kind);
-            auto [cls, added] = m_classOf.try_emplace(classKey, GpuWorkClass::Computation);
-            if (added) cls->second = classifyGpuWork(kind, trace.str(it.name));
-            it.cls = cls->second;
+            if (it.name.valid()) {
+                if (m_classOf.size() <= it.name.value) m_classOf.resize(size_t(it.name.value) + 1, {0, 0, 0});
+                uint8_t& cls = m_classOf[it.name.value][kind == EventKind::Kernel   ? 0
+                                                        : kind == EventKind::Memcpy ? 1
+                                                                                    : 2];
+                if (!cls) cls = uint8_t(1 + uint8_t(classifyGpuWork(kind, trace.str(it.name))));
+                it.cls = GpuWorkClass(cls - 1);
+            } else {
+                it.cls = classifyGpuWork(kind, trace.str(it.name));
+            }
             it.stream = track.stream;
             it.device = device;
             it.runtime = links.launchOf(it.work);
-            if (it.runtime.valid() && !m_flowTargets.empty() && !m_flowTargets.count(it.work)) {
+            if (it.runtime.valid() && m_anyFlowTarget && !isFlowTarget(it.work)) {
                 // TraceLens follows ac2g flows; work whose flow is incomplete (ROCm's synchronous
                 // hipMemset writes no 's' end) stays out of its tree. Graph launches join by id.
                 const std::string_view launch = trace.sliceName(it.runtime);

@@ -4,9 +4,8 @@
 #include "core/analysis/overview/parentindex.h"
 #include "core/model/trace.h"
 
+#include <array>
 #include <cstdint>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace ks {
@@ -64,10 +63,14 @@ public:
 private:
     TimeWindow m_window;
     std::vector<GpuWorkItem> m_items;
-    std::vector<uint32_t> m_seen;               // per track: rows already taken
-    std::unordered_set<SliceRef> m_flowTargets; // GPU slices at the end of a complete flow
+    std::vector<uint32_t> m_seen; // per track: rows already taken
+    // Per track and row: the GPU slice ends a complete flow (a hash set of them cost more than the
+    // rest of the attribution).
+    std::vector<std::vector<uint8_t>> m_flowTargets;
+    bool m_anyFlowTarget = false;
     size_t m_flowsSeen = 0;
-    std::unordered_map<uint64_t, GpuWorkClass> m_classOf; // (name, kind) -> class: names repeat a lot
+    // Per interned name, per kind (kernel, memcpy, memset): 1 + its class, 0 until classified.
+    std::vector<std::array<uint8_t, 3>> m_classOf;
 };
 
 } // namespace ks

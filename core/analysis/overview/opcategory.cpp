@@ -240,17 +240,28 @@ const OpInfo* lookupOp(std::string_view name)
     return it == r.end() ? nullptr : it->second;
 }
 
-std::string_view categorizeOp(std::string_view name, std::string_view firstKernelName)
+std::optional<std::string_view> categoryByName(std::string_view name)
 {
     if (const OpInfo* info = lookupOp(name)) return info->category;
     if (startsWith(name, "triton")) return "triton";
     if (startsWith(name, "record_param_comms")) return "record_param_comms";
+    return std::nullopt;
+}
+
+std::string_view categoryByKernel(std::string_view firstKernelName)
+{
     if (startsWith(firstKernelName, "void at::native")) {
         if (firstKernelName.find("elementwise") != std::string_view::npos) return "elementwise";
         if (firstKernelName.find("reduce") != std::string_view::npos) return "reduce";
         if (firstKernelName.find("multi_tensor_apply") != std::string_view::npos) return "multi_tensor_apply";
     }
     return "other";
+}
+
+std::string_view categorizeOp(std::string_view name, std::string_view firstKernelName)
+{
+    if (const std::optional<std::string_view> c = categoryByName(name)) return *c;
+    return categoryByKernel(firstKernelName);
 }
 
 std::string_view launcherCategory(std::string_view launcherName)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace ks {
@@ -53,6 +54,10 @@ const OpInfo* lookupOp(std::string_view name);
 // "record_param_comms*"), then the first launched kernel's name when it is an ATen kernel
 // ("void at::native..." containing elementwise / reduce / multi_tensor_apply), else "other".
 std::string_view categorizeOp(std::string_view name, std::string_view firstKernelName);
+// categorizeOp's two halves, for callers that cache them per interned name: the category the op
+// name alone decides (none when it falls through to the kernel), and the kernel's.
+std::optional<std::string_view> categoryByName(std::string_view name);
+std::string_view categoryByKernel(std::string_view firstKernelName);
 
 // kernel_summary's fallback for kernels without a CPU op: "graph" for graph launches, else "runtime".
 std::string_view launcherCategory(std::string_view launcherName);

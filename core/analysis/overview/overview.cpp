@@ -1,6 +1,7 @@
 #include "core/analysis/overview/overview.h"
 
 #include "core/analysis/timeline/linkindex.h"
+#include "core/util/parallelfor.h"
 
 #include <algorithm>
 
@@ -43,10 +44,17 @@ void Overview::update(const Trace& trace, const LinkIndex& links)
         }
     }
     m_sawCpuOp = !m_result.gpuOnly;
-    m_result.kernels = summarizeKernels(trace, items, m_result.timeline.total, m_parents);
-    m_result.perfSheets = computePerfSheets(trace, items, m_options.window, m_parents);
-    m_result.shortKernels =
-        shortKernelHistogram(items, m_options.shortKernelThresholdUs, m_options.shortKernelBins);
+    // The three summaries only read the gathered work: side by side (the kernel summary first, the
+    // largest).
+    parallelFor(2, 0, [&](size_t part) {
+        if (part == 0) {
+            m_result.kernels = summarizeKernels(trace, items, m_result.timeline.total, m_parents);
+            return;
+        }
+        m_result.perfSheets = computePerfSheets(trace, items, m_options.window, m_parents);
+        m_result.shortKernels =
+            shortKernelHistogram(items, m_options.shortKernelThresholdUs, m_options.shortKernelBins);
+    });
 }
 
 OverviewResult computeOverview(const Trace& trace, const OverviewOptions& options)

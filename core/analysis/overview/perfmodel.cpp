@@ -98,14 +98,20 @@ std::vector<PerfSheet> computePerfSheets(const Trace& trace, const std::vector<G
                                          const TimeWindow& window, const ParentIndex& parents)
 {
     // Which names have a model; cached per interned name so each slice costs one lookup.
-    std::unordered_map<uint32_t, const OpInfo*> modelled;
+    std::vector<const OpInfo*> modelled(trace.strings().size(), nullptr);
+    std::vector<uint8_t> looked(trace.strings().size(), 0);
     auto infoOf = [&](StringId name) -> const OpInfo* {
-        auto [it, added] = modelled.try_emplace(name.value, nullptr);
-        if (added) {
-            const OpInfo* info = lookupOp(trace.str(name));
-            it->second = info && info->family != PerfFamily::None ? info : nullptr;
+        if (!name.valid()) return nullptr; // lookupOp("") is null
+        if (name.value >= modelled.size()) {
+            modelled.resize(size_t(name.value) + 1, nullptr);
+            looked.resize(size_t(name.value) + 1, 0);
         }
-        return it->second;
+        if (!looked[name.value]) {
+            looked[name.value] = 1;
+            const OpInfo* info = lookupOp(trace.str(name));
+            modelled[name.value] = info && info->family != PerfFamily::None ? info : nullptr;
+        }
+        return modelled[name.value];
     };
 
     // Busy time of the GPU work under each modelled op (all ancestors of the launch, not only the

@@ -2,6 +2,7 @@
 
 #include "core/analysis/overview/rowsmeeting.h"
 #include "core/util/intervalset.h"
+#include "core/util/runsort.h"
 
 #include <algorithm>
 #include <limits>
@@ -44,6 +45,35 @@ bool isDataLoaderName(std::string_view name)
            name.substr(name.size() - next.size()) == next;
 }
 
+// What the breakdown asks of a name, cached per interned name (the string tests cost more than the
+// rest of a row's work).
+class NameFlags {
+public:
+    enum : uint8_t { Known = 1, Collective = 2, DataLoader = 4, ProfilerStep = 8, CollectiveKernel = 16 };
+
+    explicit NameFlags(const Trace& trace) : m_trace(trace), m_flags(trace.strings().size(), 0) {}
+
+    uint8_t of(StringId name)
+    {
+        if (!name.valid()) return flagsOf(m_trace.str(name));
+        if (name.value >= m_flags.size()) m_flags.resize(size_t(name.value) + 1, 0);
+        uint8_t& f = m_flags[name.value];
+        if (!f) f = flagsOf(m_trace.str(name));
+        return f;
+    }
+
+private:
+    static uint8_t flagsOf(std::string_view s)
+    {
+        return Known | (isCollectiveOpName(s) ? Collective : 0) | (isDataLoaderName(s) ? DataLoader : 0) |
+               (s.substr(0, 13) == "ProfilerStep#" ? ProfilerStep : 0) |
+               (isCollectiveKernelName(s) ? CollectiveKernel : 0);
+    }
+
+    const Trace& m_trace;
+    std::vector<uint8_t> m_flags;
+};
+
 } // namespace
 
 void StepBreakdown::recomputeAverages()
@@ -67,6 +97,7 @@ namespace {
 struct Work {
     TimeNs start, end;
     SliceRef ref;
+    int64_t corr = -1; // runtime calls of a whole-trace pass: the smallest correlation id > 0
 };
 
 } // namespace
@@ -110,6 +141,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
                 fn(i);
     };
 
+    NameFlags names(t);
     // Pass 1: External ids of collective ops, whose kernels are communication.
     std::unordered_set<int64_t> collectiveIds;
     for (size_t ti = 0; ti < t.trackCount(); ++ti) {
@@ -119,7 +151,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
         rowsOf(s, [&](size_t i) {
             const EventKind k = t.kindOf(s.category(i));
             if (k != EventKind::CpuOp && k != EventKind::UserAnnotation) return;
-            if (!isCollectiveOpName(t.str(s.name(i)))) return;
+            if (!(names.of(s.name(i)) & NameFlags::Collective)) return;
             const int64_t id = m_links.externalId(SliceRef{tr.id, uint32_t(i)});
             if (id > 0) collectiveIds.insert(id);
         });
@@ -131,21 +163,37 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     TimeNs allMin = kNone, allMax = std::numeric_limits<TimeNs>::min();
     std::vector<Work> runtimes;
     std::vector<Work> device;
+    const Column<SliceLinkIds>& ids = t.linkIds();
     for (size_t ti = 0; ti < t.trackCount(); ++ti) {
         const Track& tr = t.track(TrackId(uint32_t(ti)));
         const SliceTrack& s = tr.slices;
         TimeNs cpuCovered = std::numeric_limits<TimeNs>::min();
+        // A whole-trace pass visits rows in order: the link ids (sorted by slice) are read along.
+        size_t cursor =
+            windowed ? 0 : ids.lowerBound(SliceRef{tr.id, 0}, [](const SliceLinkIds& l, SliceRef key) {
+                return l.slice < key;
+            });
+        auto correlationOf = [&](SliceRef ref) {
+            int64_t corr = -1;
+            for (; cursor < ids.size() && ids[cursor].slice < ref; ++cursor) {
+            }
+            for (size_t c = cursor; c < ids.size() && ids[c].slice == ref; ++c)
+                if (ids[c].correlation > 0 && (corr < 0 || ids[c].correlation < corr))
+                    corr = ids[c].correlation;
+            return corr;
+        };
         rowsOf(s, [&](size_t i) {
             const TimeNs a = s.start(i), b = s.end(i);
             const SliceRef ref{tr.id, uint32_t(i)};
             const EventKind k = t.kindOf(s.category(i));
-            const std::string_view name = t.str(s.name(i));
+            const uint8_t flags = names.of(s.name(i));
             bool cpuSide = false;
             switch (k) {
             case EventKind::Kernel: {
                 // The id lookup is a search: only worth it when the trace has collectives.
                 const int64_t id = collectiveIds.empty() ? -1 : m_links.externalId(ref);
-                const bool comm = (id > 0 && collectiveIds.count(id)) || isCollectiveKernelName(name);
+                const bool comm =
+                    (id > 0 && collectiveIds.count(id)) || (flags & NameFlags::CollectiveKernel);
                 roles[size_t(comm ? StepCategory::Communication : StepCategory::Kernel)].add(a, b);
                 device.push_back({a, b, ref});
                 break;
@@ -161,17 +209,17 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             case EventKind::Runtime:
             case EventKind::Driver:
                 roles[size_t(StepCategory::Runtime)].add(a, b);
-                runtimes.push_back({a, b, ref});
+                runtimes.push_back({a, b, ref, windowed ? -1 : correlationOf(ref)});
                 break;
             case EventKind::CpuOp:
             case EventKind::UserAnnotation:
             case EventKind::Other:
                 if (k == EventKind::Other && t.str(s.category(i)) != "python") break;
                 cpuSide = true;
-                if (name.substr(0, 13) == "ProfilerStep#") break; // a step, not work
-                if (isDataLoaderName(name)) {
+                if (flags & NameFlags::ProfilerStep) break; // a step, not work
+                if (flags & NameFlags::DataLoader) {
                     roles[size_t(StepCategory::DataLoader)].add(a, b);
-                } else if (isCollectiveOpName(name)) {
+                } else if (flags & NameFlags::Collective) {
                     roles[size_t(StepCategory::Communication)].add(a, b);
                 } else if (windowed || b > cpuCovered) {
                     // Rows come in start order (a windowed pass visits depth by depth, so it adds
@@ -235,49 +283,52 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     // Device steps: the device work launched by runtime calls that lie wholly inside each step.
     const size_t n = out.steps.size();
     if (options.deviceSteps && !span) {
-        std::sort(runtimes.begin(), runtimes.end(),
-                  [](const Work& a, const Work& b) { return a.start < b.start; });
+        // Track by track, each in time order.
+        sortRuns(runtimes, [](const Work& a, const Work& b) { return a.start < b.start; });
         std::vector<std::pair<TimeNs, TimeNs>> stepDevice(n, {kNone, std::numeric_limits<TimeNs>::min()});
         std::vector<size_t> matched(n, 0);
         std::vector<uint64_t> matchedWork;
         auto key = [](SliceRef r) { return (uint64_t(r.track.value) << 32) | r.index; };
-        // The correlation join, from one walk over the trace's link ids (sorted by slice): GPU work
-        // by correlation, and each runtime call's correlation. LinkIndex answers the same one call
-        // at a time, with a search and a vector each; with a step's hundreds of launches that
-        // was most of this analysis. Calls without a correlation fall back to it (flows).
+        // The correlation join, merged from both sides sorted by correlation: GPU work from one walk
+        // over the trace's link ids, runtime calls by the correlation read with them above.
+        // LinkIndex answers the same one call at a time, with a search and a vector each; with a
+        // step's hundreds of launches that was most of this analysis. Calls without a correlation
+        // fall back to it (flows), and so does a live update (windowed), which looks at one or two
+        // steps, where the per-call lookups are cheaper than a walk over every link id.
         struct CorrWork {
             int64_t corr;
             SliceRef work;
         };
         std::vector<CorrWork> workByCorr;
-        std::vector<std::pair<uint64_t, int64_t>> callCorr; // sorted by slice key
-        // A live update (windowed) looks at one or two steps: the per-call lookups are cheaper there
-        // than a walk over every link id of the trace.
-        const Column<SliceLinkIds>& ids = t.linkIds();
         for (size_t i = 0; i < ids.size() && !windowed; ++i) {
             const SliceLinkIds& l = ids[i];
-            if (l.correlation <= 0) continue;
-            const EventKind k = t.sliceKind(l.slice);
-            if (isGpuWorkKind(k))
+            if (l.correlation > 0 && isGpuWorkKind(t.sliceKind(l.slice)))
                 workByCorr.push_back({l.correlation, l.slice});
-            else if (isLaunchKind(k))
-                callCorr.emplace_back(key(l.slice), l.correlation);
         }
-        std::sort(workByCorr.begin(), workByCorr.end(),
-                  [](const CorrWork& a, const CorrWork& b) { return a.corr < b.corr; });
-        std::sort(callCorr.begin(), callCorr.end());
-        auto launchedBy = [&](SliceRef call, auto&& fn) {
-            const auto c =
-                std::lower_bound(callCorr.begin(), callCorr.end(), std::make_pair(key(call), INT64_MIN));
-            if (c == callCorr.end() || c->first != key(call)) {
-                for (SliceRef w : m_links.gpuWorkOf(call))
+        // Per GPU track, in time order: mostly in correlation order already.
+        sortRuns(workByCorr, [](const CorrWork& a, const CorrWork& b) { return a.corr < b.corr; });
+        std::vector<std::pair<int64_t, uint32_t>> callsByCorr;
+        for (size_t i = 0; i < runtimes.size(); ++i)
+            if (runtimes[i].corr > 0) callsByCorr.emplace_back(runtimes[i].corr, uint32_t(i));
+        sortRuns(callsByCorr);
+        std::vector<std::pair<uint32_t, uint32_t>> workOfCall(runtimes.size(), {0, 0}); // range in workByCorr
+        for (size_t c = 0, w = 0; c < callsByCorr.size(); ++c) {
+            const int64_t corr = callsByCorr[c].first;
+            for (; w < workByCorr.size() && workByCorr[w].corr < corr; ++w) {
+            }
+            size_t end = w;
+            for (; end < workByCorr.size() && workByCorr[end].corr == corr; ++end) {
+            }
+            workOfCall[callsByCorr[c].second] = {uint32_t(w), uint32_t(end)};
+        }
+        auto launchedBy = [&](size_t ri, auto&& fn) {
+            if (runtimes[ri].corr <= 0) {
+                for (SliceRef w : m_links.gpuWorkOf(runtimes[ri].ref))
                     fn(w);
                 return;
             }
-            auto w = std::lower_bound(workByCorr.begin(), workByCorr.end(), c->second,
-                                      [](const CorrWork& x, int64_t v) { return x.corr < v; });
-            for (; w != workByCorr.end() && w->corr == c->second; ++w)
-                fn(w->work);
+            for (uint32_t w = workOfCall[ri].first; w < workOfCall[ri].second; ++w)
+                fn(workByCorr[w].work);
         };
         size_t si = 0, ri = 0;
         TimeNs lo = kNone, hi = std::numeric_limits<TimeNs>::min();
@@ -286,7 +337,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
             if (rt.start < out.steps[si].hostStart) {
                 ++ri;
             } else if (rt.end <= out.steps[si].hostEnd) {
-                launchedBy(rt.ref, [&](SliceRef w) {
+                launchedBy(ri, [&](SliceRef w) {
                     const SliceTrack& ws = t.slices(w.track);
                     lo = std::min(lo, ws.start(w.index));
                     hi = std::max(hi, ws.end(w.index));

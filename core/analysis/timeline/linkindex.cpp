@@ -1,5 +1,8 @@
 #include "core/analysis/timeline/linkindex.h"
 
+#include "core/util/parallelfor.h"
+#include "core/util/runsort.h"
+
 #include <algorithm>
 
 namespace ks {
@@ -19,23 +22,116 @@ void LinkIndex::build(const Trace& trace, const std::atomic<bool>* cancel)
     m_byCorrelation.clear();
     m_byExternal.clear();
     m_flowsBySlice.clear();
+    m_launches.clear();
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     const Column<SliceLinkIds>& ids = trace.linkIds();
-    for (size_t i = 0; i < ids.size(); ++i) {
-        if ((i & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return;
-        const SliceLinkIds& l = ids[i];
-        if (l.correlation >= 0) m_byCorrelation.push_back(Keyed{l.correlation, l.slice});
-        if (l.externalId >= 0) m_byExternal.push_back(Keyed{l.externalId, l.slice});
+    // Link ids come sorted by slice, track by track, and each track's ids mostly grow with time:
+    // both lists are a few nearly sorted segments (sortSegments).
+    const size_t n = ids.size();
+    m_byCorrelation.reserve(n);
+    m_byExternal.reserve(n);
+    std::vector<size_t> correlationBounds{0}, externalBounds{0};
+    TrackId track;
+    ids.forEachSpan(0, n, [&](const SliceLinkIds* p, size_t count, size_t) {
+        for (size_t i = 0; i < count; ++i) {
+            if (p[i].slice.track != track) {
+                track = p[i].slice.track;
+                correlationBounds.push_back(m_byCorrelation.size());
+                externalBounds.push_back(m_byExternal.size());
+            }
+            if (p[i].correlation >= 0) m_byCorrelation.push_back(Keyed{p[i].correlation, p[i].slice});
+            if (p[i].externalId >= 0) m_byExternal.push_back(Keyed{p[i].externalId, p[i].slice});
+        }
+    });
+    correlationBounds.push_back(m_byCorrelation.size());
+    externalBounds.push_back(m_byExternal.size());
+    if (cancelled()) return;
+    // Three independent sorts, side by side (the largest first).
+    parallelFor(3, 0, [&](size_t part) {
+        if (cancelled()) return;
+        switch (part) {
+        case 0:
+            sortSegments(m_byCorrelation, std::move(correlationBounds));
+            buildLaunches(trace);
+            break;
+        case 1:
+            sortFlows(trace);
+            break;
+        default:
+            sortSegments(m_byExternal, std::move(externalBounds));
+            break;
+        }
+    });
+    if (cancelled()) return;
+    m_trace = &trace;
+}
+
+void LinkIndex::sortFlows(const Trace& trace)
+{
+    // Flow ends grouped by (track, start or end) keeping flow order, in which each group is mostly
+    // in time order (fwdbwd ends on the backward thread come reversed: sortNearlySorted sorts those
+    // on their own).
+    const Column<Flow>& flows = trace.flows();
+    auto groupOf = [](SliceRef r, bool end) { return 2 * size_t(r.track.value) + (end ? 1 : 0); };
+    auto forEachEnd = [&](auto&& fn) {
+        for (size_t i = 0; i < flows.size(); ++i) {
+            const Flow& f = flows[i];
+            if (f.hasFrom && f.from().valid()) fn(f.from(), false, uint32_t(i));
+            if (f.hasTo && f.to().valid()) fn(f.to(), true, uint32_t(i));
+        }
+    };
+    std::vector<size_t> first(2 * trace.trackCount() + 1, 0);
+    forEachEnd([&](SliceRef r, bool end, uint32_t) {
+        const size_t g = groupOf(r, end);
+        if (g + 1 >= first.size()) first.resize(g + 2, 0);
+        ++first[g + 1];
+    });
+    for (size_t g = 0; g + 1 < first.size(); ++g)
+        first[g + 1] += first[g];
+    m_flowsBySlice.resize(first.back());
+    std::vector<size_t> next(first.begin(), first.end() - 1);
+    forEachEnd([&](SliceRef r, bool end, uint32_t i) { m_flowsBySlice[next[groupOf(r, end)]++] = {r, i}; });
+    sortSegments(m_flowsBySlice, std::move(first));
+}
+
+void LinkIndex::buildLaunches(const Trace& trace)
+{
+    // What searchLaunchOf() answers for each row of device work on a GPU track, for all of them at
+    // once: the first launch call of each correlation group, else the first complete flow into the
+    // row from a launch call. Other rows are marked for the search.
+    m_launches.assign(trace.trackCount(), {});
+    for (size_t t = 0; t < trace.trackCount(); ++t) {
+        const Track& track = trace.track(TrackId(uint32_t(t)));
+        if (track.kind != TrackKind::GpuStream && trace.process(track.process).kind != ProcessKind::Gpu)
+            continue;
+        const SliceTrack& st = track.slices;
+        std::vector<SliceRef>& rows = m_launches[t];
+        rows.resize(st.size());
+        for (size_t r = 0; r < rows.size(); ++r)
+            rows[r] = isDeviceKind(trace.kindOf(st.category(r))) ? SliceRef() : kNotDeviceWork;
     }
-    std::sort(m_byCorrelation.begin(), m_byCorrelation.end());
-    std::sort(m_byExternal.begin(), m_byExternal.end());
+    auto slot = [&](SliceRef r) -> SliceRef* {
+        if (r.track.value >= m_launches.size()) return nullptr;
+        std::vector<SliceRef>& rows = m_launches[r.track.value];
+        return r.index < rows.size() && rows[r.index] != kNotDeviceWork ? &rows[r.index] : nullptr;
+    };
+    const std::vector<Keyed>& v = m_byCorrelation;
+    for (size_t i = 0; i < v.size();) {
+        size_t j = i;
+        SliceRef launch;
+        for (; j < v.size() && v[j].key == v[i].key; ++j)
+            if (!launch.valid() && isLaunchKind(trace.sliceKind(v[j].ref))) launch = v[j].ref;
+        for (; launch.valid() && i < j; ++i)
+            if (SliceRef* s = slot(v[i].ref); s && !s->valid()) *s = launch;
+        i = j;
+    }
     const Column<Flow>& flows = trace.flows();
     for (size_t i = 0; i < flows.size(); ++i) {
         const Flow& f = flows[i];
-        if (f.hasFrom && f.from().valid()) m_flowsBySlice.emplace_back(f.from(), uint32_t(i));
-        if (f.hasTo && f.to().valid()) m_flowsBySlice.emplace_back(f.to(), uint32_t(i));
+        if (!f.hasFrom || !f.hasTo || !f.from().valid() || !f.to().valid()) continue;
+        SliceRef* s = slot(f.to());
+        if (s && !s->valid() && isLaunchKind(trace.sliceKind(f.from()))) *s = f.from();
     }
-    std::sort(m_flowsBySlice.begin(), m_flowsBySlice.end());
-    m_trace = &trace;
 }
 
 const SliceLinkIds* LinkIndex::idsOf(SliceRef r) const
@@ -78,7 +174,7 @@ std::vector<SliceRef> LinkIndex::withExternalId(int64_t id) const
     return lookup(m_byExternal, id);
 }
 
-SliceRef LinkIndex::launchOf(SliceRef gpuWork) const
+SliceRef LinkIndex::searchLaunchOf(SliceRef gpuWork) const
 {
     if (!m_trace) return {};
     for (SliceRef r : withCorrelation(correlation(gpuWork)))
@@ -203,8 +299,11 @@ SliceLinks LinkIndex::linksOf(SliceRef r) const
 
 size_t LinkIndex::bytesUsed() const
 {
+    size_t launches = 0;
+    for (const std::vector<SliceRef>& rows : m_launches)
+        launches += rows.capacity() * sizeof(SliceRef);
     return (m_byCorrelation.capacity() + m_byExternal.capacity()) * sizeof(Keyed) +
-           m_flowsBySlice.capacity() * sizeof(m_flowsBySlice[0]);
+           m_flowsBySlice.capacity() * sizeof(m_flowsBySlice[0]) + launches;
 }
 
 } // namespace ks
