@@ -13,6 +13,13 @@ const std::vector<Command>& commands()
          "GPU timeline breakdown, kernels by op and category, and per-op TFLOPS/s and TB/s as TraceLens "
          "computes them",
          runAnalyze},
+        {"analyze-job",
+         "a distributed job (one trace per rank): rank x step times, stragglers, collectives with bus "
+         "bandwidth; "
+         "local cores or a Dask cluster",
+         runAnalyzeJob},
+        {"analyze-rank", "one rank's summary as analyze-job gathers it (--json for the workers)",
+         runAnalyzeRank},
         {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links",
          runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},
