@@ -80,9 +80,9 @@ int runDask(const std::string& scheduler, const std::string& worker, const std::
         std::fprintf(stderr, "kinetoscope analyze-job: the kinetoscope Python package is not installed\n");
         return 1;
     }
+    // By path, not -m: the package's __init__ loads libkinetoscope, which the driver does not need.
     std::vector<std::string> argv = {"/usr/bin/python3",
-                                     "-m",
-                                     "kinetoscope.cluster",
+                                     pkg + "/kinetoscope/cluster.py",
                                      "--scheduler",
                                      scheduler,
                                      "--kinetoscope",

@@ -48,14 +48,12 @@ void printJobReport(std::FILE* out, const JobSummary& job, size_t rowLimit)
     const StepMatrix m = stepMatrix(job);
     constexpr size_t kMaxColumns = 12;
     const size_t cols = std::min(m.steps.size(), kMaxColumns);
-    std::fprintf(out, "\nStep time (ms), rank x step%s\n",
-                 m.steps.size() > cols ? (" (first " + std::to_string(cols) + " of " +
-                                          std::to_string(m.steps.size()) + " steps)")
-                                             .c_str()
-                                       : "");
+    std::fprintf(out, "\nStep time (ms), rank x step");
+    if (m.steps.size() > cols) std::fprintf(out, " (first %zu of %zu steps)", cols, m.steps.size());
+    std::fputc('\n', out);
     std::fprintf(out, "%6s", "rank");
     for (size_t c = 0; c < cols; ++c)
-        std::fprintf(out, " %10s", ("#" + std::to_string(m.steps[c])).c_str());
+        std::fprintf(out, "  %9s", std::to_string(m.steps[c]).insert(0, 1, '#').c_str());
     std::fprintf(out, " %10s %9s %9s\n", "mean", "comm ms", "overlap");
     for (size_t r = 0; r < m.ranks.size(); ++r) {
         std::fprintf(out, "%6lld", (long long)m.ranks[r]);
@@ -80,15 +78,22 @@ void printJobReport(std::FILE* out, const JobSummary& job, size_t rowLimit)
                      (long long)s.stream);
         for (const auto& row : s.steps) {
             std::string ranks;
-            for (int64_t r : row.stragglers)
-                ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
+            for (int64_t r : row.stragglers) {
+                if (!ranks.empty()) ranks += ", ";
+                ranks += std::to_string(r);
+            }
             std::fprintf(out, "  step #%lld: start spread %s ms, latest rank %lld; stragglers: %s\n",
                          (long long)row.step, ms(double(row.spread)).c_str(), (long long)row.latestRank,
                          ranks.c_str());
         }
         std::string counts;
-        for (const auto& [rank, n] : s.counts)
-            counts += (counts.empty() ? "" : ", ") + std::to_string(rank) + " (" + std::to_string(n) + ")";
+        for (const auto& [rank, n] : s.counts) {
+            if (!counts.empty()) counts += ", ";
+            counts += std::to_string(rank);
+            counts += " (";
+            counts += std::to_string(n);
+            counts += ")";
+        }
         std::fprintf(out, "  ranks flagged (steps): %s\n", counts.c_str());
     }
 
@@ -117,11 +122,12 @@ void printJobReport(std::FILE* out, const JobSummary& job, size_t rowLimit)
 
     if (!job.failures.empty()) {
         std::fprintf(out, "\nFailed ranks\n");
-        for (const RankFailure& f : job.failures)
-            std::fprintf(out, "  rank %lld: %s: %s%s\n", (long long)f.rank, escapeText(f.path).c_str(),
-                         escapeText(f.error).c_str(),
-                         f.attempts > 1 ? (" (after " + std::to_string(f.attempts) + " attempts)").c_str()
-                                        : "");
+        for (const RankFailure& f : job.failures) {
+            std::fprintf(out, "  rank %lld: %s: %s", (long long)f.rank, escapeText(f.path).c_str(),
+                         escapeText(f.error).c_str());
+            if (f.attempts > 1) std::fprintf(out, " (after %d attempts)", f.attempts);
+            std::fputc('\n', out);
+        }
     }
 }
 
