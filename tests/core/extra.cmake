@@ -68,3 +68,5 @@ if(TARGET tst_nvprofreader)
     find_package(SQLite3 REQUIRED)
     target_link_libraries(tst_nvprofreader PRIVATE SQLite::SQLite3)
 endif()
+# The many-ranks tests generate their jobs with the benchmark's rank generator (header only).
+target_include_directories(tst_ranks PRIVATE ${CMAKE_SOURCE_DIR}/bench)

@@ -148,7 +148,7 @@ std::string normalizeCollectiveOp(std::string_view name)
 {
     std::string s = lower(name);
     for (std::string_view lib : {"nccl:", "gloo:", "c10d::"})
-        if (startsWith(s, lib)) s.erase(0, lib.size());
+        if (startsWith(s, lib)) s = s.substr(lib.size());
     s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
     for (bool stripped = true; stripped;) {
         stripped = false;
@@ -156,6 +156,7 @@ std::string normalizeCollectiveOp(std::string_view name)
             if (s.size() > suffix.size() && s.ends_with(suffix)) {
                 s.resize(s.size() - suffix.size());
                 stripped = true;
+                break; // "intotensor" before "tensor" again
             }
         }
     }
