@@ -146,15 +146,19 @@ Collective makeCollective(const CommInfo& info, std::string_view name, TimeNs st
 
 std::string normalizeCollectiveOp(std::string_view name)
 {
-    std::string s = lower(name);
+    const std::string low = lower(name);
+    std::string_view v = low;
     for (std::string_view lib : {"nccl:", "gloo:", "c10d::"})
-        if (startsWith(s, lib)) s = s.substr(lib.size());
-    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+        if (startsWith(v, lib)) v.remove_prefix(lib.size());
+    std::string s;
+    for (char c : v)
+        if (c != '_') s.push_back(c);
+    v = s;
     for (bool stripped = true; stripped;) {
         stripped = false;
         for (std::string_view suffix : {"intotensor", "coalesced", "tensor", "base"}) {
-            if (s.size() > suffix.size() && s.ends_with(suffix)) {
-                s.resize(s.size() - suffix.size());
+            if (v.size() > suffix.size() && v.ends_with(suffix)) {
+                v.remove_suffix(suffix.size());
                 stripped = true;
                 break; // "intotensor" before "tensor" again
             }
@@ -164,8 +168,8 @@ std::string normalizeCollectiveOp(std::string_view name)
                                                 "broadcast", "reduce",    "sendrecv",      "send",
                                                 "recv",      "barrier",   "gather",        "scatter"};
     for (std::string_view op : kOps)
-        if (s == op) return std::string(op);
-    if (s == "alltoallv" || s == "alltoallsingle") return "alltoall";
+        if (v == op) return std::string(op);
+    if (v == "alltoallv" || v == "alltoallsingle") return "alltoall";
     return {};
 }
 
