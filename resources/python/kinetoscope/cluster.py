@@ -33,7 +33,9 @@ def analyze_rank(kinetoscope, path, rank_hint):
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
-        raise RuntimeError(lines[-1] if lines else "analyze-rank exited with %d" % proc.returncode)
+        message = lines[-1] if lines else "analyze-rank exited with %d" % proc.returncode
+        prefix = "kinetoscope: %s: " % path  # the failure is reported next to the path already
+        raise RuntimeError(message[len(prefix):] if message.startswith(prefix) else message)
     return json.loads(proc.stdout)
 
 
