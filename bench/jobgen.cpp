@@ -1,4 +1,4 @@
-// jobgen DIR [--ranks N] [--steps S] [--mb MB] [--straggler R] [--slow R]
+// jobgen DIR [--ranks N] [--steps S] [--mb MB] [--straggler R] [--slow R] [--jitter US]
 // Writes a synthetic data-parallel job, one Kineto trace per rank (rankgen.h), for bench_job and
 // for looking at the GUI's rank overview.
 #include "rankgen.h"
@@ -12,8 +12,9 @@
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr,
-                     "usage: jobgen DIR [--ranks N] [--steps S] [--mb MB] [--straggler R] [--slow R]\n");
+        std::fprintf(
+            stderr,
+            "usage: jobgen DIR [--ranks N] [--steps S] [--mb MB] [--straggler R] [--slow R] [--jitter US]\n");
         return 2;
     }
     const std::string dir = argv[1];
@@ -23,6 +24,7 @@ int main(int argc, char** argv)
     o.straggler = 37;
     o.slowRank = 12;
     o.slowExtra = 1200;
+    o.jitter = 400;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         const long long v = std::atoll(argv[i + 1]);

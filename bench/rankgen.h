@@ -4,7 +4,8 @@
 // step times, HTA overlap, collective sizes and the straggler. Used by tests/core/tst_ranks.cpp,
 // bench_job and jobgen (the GUI's 64-rank screenshot). Times are integer µs, as older Kineto wrote.
 //
-// Per step k (1..steps) of rank r, starting at s = t0 + (k-1) × period (+ the slow rank's extra):
+// Per step k (1..steps) of rank r, starting where the previous one ended (t0 for the first), lasting
+// period (+ the slow rank's extra, + jitter):
 //   CPU  ProfilerStep#k [s, period]; aten::mm [s+5, 40] launching gemm; c10d::allreduce_ [s+60, 30]
 //        > record_param_comms (Collective name allreduce, In/Out msg nelems, Group size, dtype Float)
 //        > nccl:all_reduce, launching the NCCL kernel
@@ -32,6 +33,7 @@ struct Options {
     int64_t stragglerDelay = 2000;
     int slowRank = -1; // a rank whose every step is longer (after the collectives)
     int64_t slowExtra = 0;
+    int64_t jitter = 0; // up to this many µs more per step, varying by rank and step
     int64_t allreduceElements = 1 << 20;
     uint64_t padBytes = 0; // grow each rank to about this many bytes with extra small kernels
 };
@@ -45,9 +47,14 @@ inline int64_t allreduceUs(const Options& o, int rank)
 {
     return 8000 - computeUs(o, rank) + o.overlap;
 }
-inline int64_t stepUs(const Options& o, int rank)
+inline int64_t stepUs(const Options& o, int rank, int step = 0)
 {
-    return o.period + (rank == o.slowRank ? o.slowExtra : 0);
+    uint64_t h = uint64_t(rank) * 0x9e3779b97f4a7c15ull ^ uint64_t(step) * 0xc2b2ae3d27d4eb4full;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return o.period + (rank == o.slowRank ? o.slowExtra : 0) +
+           (o.jitter > 0 ? int64_t(h % uint64_t(o.jitter)) : 0);
 }
 
 namespace detail {
@@ -85,7 +92,6 @@ inline std::string rankTrace(const Options& o, int rank)
            ",\"world_size\":" + std::to_string(o.world) + "},\n\"traceEvents\":[\n";
     out += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"GPU 0\"}},\n";
     int64_t corr = 1;
-    const int64_t step = stepUs(o, rank);
     const std::string world = std::to_string(o.world);
     const std::string n = std::to_string(o.allreduceElements);
     // Padding per step, sized from one pair's text.
@@ -97,8 +103,9 @@ inline std::string rankTrace(const Options& o, int rank)
         x(probe, "kernel", "elementwise_kernel", 0, 1, 0, 7, detail::kernelArgs(7, 1000000));
         padPerStep = int64_t(o.padBytes / uint64_t(o.steps) / probe.size());
     }
+    int64_t s = o.t0;
     for (int k = 1; k <= o.steps; ++k) {
-        const int64_t s = o.t0 + (k - 1) * step;
+        const int64_t step = stepUs(o, rank, k);
         const int64_t c = computeUs(o, rank);
         x(out, "user_annotation", "ProfilerStep#" + std::to_string(k), s, step, 1, 1, "{}");
         x(out, "cpu_op", "aten::mm", s + 5, 40, 1, 1, detail::ids(corr));
@@ -132,6 +139,7 @@ inline std::string rankTrace(const Options& o, int rank)
             x(out, "kernel", "elementwise_kernel", t + 1, 1, 0, 7, detail::kernelArgs(7, corr));
             ++corr;
         }
+        s += step;
     }
     out.resize(out.size() - 2); // the last ",\n"
     out += "\n]}\n";

@@ -2,6 +2,7 @@
 
 #include "core/util/textescape.h"
 #include "ui/mainwindow/mainwindow.h"
+#include "ui/ranks/rankjobwindow.h"
 
 #include <QApplication>
 #include <QImage>
@@ -21,10 +22,12 @@ int runScreenshot(const QString& file, const QString& out, QSize size)
     window->resize(size);
     window->show();
     int code = 1;
-    QObject::connect(window, &ui::MainWindow::documentLoaded, window, [&](const auto&) {
+    // What is grabbed: the trace window, or the Rank overview a job directory or .kjob opens.
+    QPointer<QWidget> shown = window.data();
+    auto grab = [&] {
         // Let layouts settle and the first frame paint before grabbing.
         QTimer::singleShot(100, window, [&] {
-            QImage image = window->grab().toImage();
+            QImage image = shown ? shown->grab().toImage() : QImage();
             if (image.size() != size)
                 image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
             if (image.save(out, "PNG")) {
@@ -34,6 +37,18 @@ int runScreenshot(const QString& file, const QString& out, QSize size)
             } else {
                 std::fprintf(stderr, "kinetoscope: cannot write %s\n", qPrintable(out));
             }
+            qApp->quit();
+        });
+    };
+    QObject::connect(window, &ui::MainWindow::documentLoaded, window, [&](const auto&) { grab(); });
+    QObject::connect(window, &ui::MainWindow::jobOpened, window, [&](QMainWindow* job) {
+        auto* w = static_cast<ui::RankJobWindow*>(job);
+        shown = w;
+        w->resize(size);
+        QObject::connect(w, &ui::RankJobWindow::jobLoaded, window, [&] { grab(); });
+        QObject::connect(w, &ui::RankJobWindow::loadFailed, window, [&](const QString& error) {
+            std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(file.toStdString()).c_str(),
+                         escapeText(error.toStdString()).c_str());
             qApp->quit();
         });
     });

@@ -17,6 +17,7 @@
 #include "ui/panels/operatorpanel.h"
 #include "ui/panels/rangepanel.h"
 #include "ui/panels/searchbar.h"
+#include "ui/ranks/rankjobwindow.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/util/format.h"
 #include "ui/util/theme.h"
@@ -377,6 +378,14 @@ QString MainWindow::path() const
 
 void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
 {
+    if (RankJobWindow::isJobPath(path)) {
+        // A distributed job (several ranks' traces, or a .kjob): the Rank overview, in its own window.
+        auto* w = new RankJobWindow;
+        w->show();
+        w->openJob(path);
+        emit jobOpened(w);
+        return;
+    }
     if (newWindowIfBusy && (m_doc || isLoading())) {
         auto* w = new MainWindow;
         w->setInteractive(m_interactive);
