@@ -62,9 +62,12 @@ RankOverview::RankOverview(QWidget* parent) : QWidget(parent)
     m_stragglerSummary->setWordWrap(true);
     m_stragglerSummary->setTextFormat(Qt::RichText);
     sl->addWidget(m_stragglerSummary);
-    sl->addWidget(newStatsTable(sorted(m_stragglerModel), stragglers), 1);
+    QTableView* stragglerTable = newStatsTable(sorted(m_stragglerModel), stragglers);
+    stragglerTable->sortByColumn(0, Qt::AscendingOrder);
+    sl->addWidget(stragglerTable, 1);
     m_tabs->addTab(stragglers, u"Stragglers"_s);
-    m_tabs->addTab(newStatsTable(sorted(m_collectiveModel), m_tabs), u"Collectives"_s);
+    m_collectiveTable = newStatsTable(sorted(m_collectiveModel), m_tabs);
+    m_tabs->addTab(m_collectiveTable, u"Collectives"_s);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
@@ -118,6 +121,9 @@ void RankOverview::setJob(std::shared_ptr<const JobSummary> job, const QString& 
                 QString::fromStdString(s.kernel.substr(0, 80)).toHtmlEscaped(), QString::number(s.stream),
                 counts.join(u", "_s)));
     }
+    // Short figures: columns as wide as their contents, so the bandwidths fit without scrolling.
+    m_rankTable->resizeColumnsToContents();
+    m_collectiveTable->resizeColumnsToContents();
     setCategory(m_category);
 }
 

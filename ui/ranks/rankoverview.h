@@ -55,6 +55,7 @@ private:
     StragglerTableModel* m_stragglerModel;
     QLabel* m_stragglerSummary;
     QTableView* m_rankTable;
+    QTableView* m_collectiveTable;
 };
 
 } // namespace ks::ui
