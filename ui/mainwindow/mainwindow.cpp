@@ -356,7 +356,7 @@ void MainWindow::openDialog()
 {
     const QString f =
         QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
-                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;All files (*)"));
+                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;Job summaries (*.kjob);;All files (*)"));
     if (!f.isEmpty()) openPath(f);
 }
 
