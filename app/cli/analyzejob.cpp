@@ -42,8 +42,9 @@ const char* const kJobUsage =
     "  --row-limit N rows of the collectives table (default 15)\n"
     "A .kjob file given instead of traces is read and reported.\n";
 
-const char* const kRankUsage = "usage: kinetoscope analyze-rank TRACE [--json] [--rank-hint N]\n"
-                               "One rank's summary (what analyze-job gathers per rank).\n";
+const char* const kRankUsage =
+    "usage: kinetoscope analyze-rank TRACE [--json] [--rank-hint N] [--threads N]\n"
+    "One rank's summary (what analyze-job gathers per rank).\n";
 
 LoadedRank loadRank(const std::string& path, unsigned threads)
 {
@@ -121,7 +122,7 @@ int runAnalyzeRank(const Args& args)
 {
     std::string path;
     bool json = false;
-    int64_t hint = -1;
+    int64_t hint = -1, threads = 0;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--help" || a == "-h") {
@@ -129,9 +130,9 @@ int runAnalyzeRank(const Args& args)
             return 0;
         } else if (a == "--json") {
             json = true;
-        } else if (a == "--rank-hint" && i + 1 < args.size()) {
-            if (!parseCount(args[++i], hint)) {
-                std::fprintf(stderr, "kinetoscope analyze-rank: --rank-hint needs a number\n");
+        } else if ((a == "--rank-hint" || a == "--threads") && i + 1 < args.size()) {
+            if (!parseCount(args[++i], a == "--threads" ? threads : hint)) {
+                std::fprintf(stderr, "kinetoscope analyze-rank: %s needs a number\n", a.c_str());
                 return 2;
             }
         } else if (a.empty() || a[0] == '-' || !path.empty()) {
@@ -148,7 +149,7 @@ int runAnalyzeRank(const Args& args)
     RankSummary summary;
     std::string error;
     RankInput in{path, hint < 0 ? rankFromFileName(path) : hint};
-    if (!analyzeRank(in, loadRank, 0, summary, error)) {
+    if (!analyzeRank(in, loadRank, unsigned(threads), summary, error)) {
         std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(path).c_str(), escapeText(error).c_str());
         return 1;
     }

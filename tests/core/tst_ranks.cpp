@@ -11,8 +11,10 @@
 #include <QtTest>
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 using namespace ks;
 
@@ -69,6 +71,7 @@ private slots:
     void atMostNRanksAreLoadedAtOnce();
     void jobDirectoryIsRecognisedByRankAndWorkerNames();
     void realHtaRankPairMatchesIndependentComputation();
+    void realTracesCarryTheCollectiveArgsOnTheKernel();
 };
 
 void TestRanks::collectiveNamesNormalizeToNcclTestsOps()
@@ -374,6 +377,42 @@ void TestRanks::realHtaRankPairMatchesIndependentComputation()
     const StragglerReport s = findStragglers(job);
     QVERIFY(s.available);
     QCOMPARE(s.steps.size(), size_t(2));
+}
+
+void TestRanks::realTracesCarryTheCollectiveArgsOnTheKernel()
+{
+    const std::string nccl = KS_SHARED_TRACES
+        "/facebookresearch_HolisticTraceAnalysis__tests__data__nccl_parser_config__nccl_data.json.gz";
+    const std::string b200 = KS_SHARED_TRACES "/AMD-AGI_TraceLens__tests__traces__b200__eager_trace.json.gz";
+    if (!QFile::exists(QString::fromStdString(nccl))) QSKIP("shared traces not present");
+    // Kineto >= 2.4 copies record_param_comms' args onto the kernel: 21 NCCL kernels, counted per
+    // (op, elements, dtype) with Python from the file.
+    RankSummary r;
+    std::string error;
+    QVERIFY2(analyzeRank({nccl, -1}, loadRank, 0, r, error), error.c_str());
+    QCOMPARE(r.rank, int64_t(0));
+    QCOMPARE(r.worldSize, int64_t(2));
+    QCOMPARE(r.collectives.size(), size_t(21));
+    std::map<std::tuple<std::string, int64_t, std::string>, int> counts;
+    for (const Collective& c : r.collectives) {
+        ++counts[{c.op, c.elements, c.dtype}];
+        QCOMPARE(c.groupSize, int64_t(2));
+        QCOMPARE(c.bytes, c.elements * (c.dtype == "Long" ? 8 : 4));
+    }
+    const std::map<std::tuple<std::string, int64_t, std::string>, int> expected = {
+        {{"allreduce", 6637568, "Float"}, 3}, {{"allreduce", 2431040, "Float"}, 3},
+        {{"broadcast", 53120, "Float"}, 3},   {{"broadcast", 53, "Long"}, 3},
+        {{"allreduce", 2049000, "Float"}, 3}, {{"allreduce", 7875584, "Float"}, 3},
+        {{"allreduce", 6563840, "Float"}, 3}};
+    QCOMPARE(counts, expected);
+
+    // An 8-GPU B200 job's one NCCL kernel: _allgather_base, 25136 in, 201088 out, BFloat16.
+    QVERIFY2(analyzeRank({b200, -1}, loadRank, 0, r, error), error.c_str());
+    QCOMPARE(r.collectives.size(), size_t(1));
+    QCOMPARE(r.collectives[0].op, std::string("allgather"));
+    QCOMPARE(r.collectives[0].bytes, int64_t(201088 * 2));
+    QCOMPARE(r.collectives[0].groupSize, int64_t(8));
+    QCOMPARE(r.worldSize, int64_t(8));
 }
 
 QTEST_GUILESS_MAIN(TestRanks)

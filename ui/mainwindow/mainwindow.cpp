@@ -354,9 +354,9 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::openDialog()
 {
-    const QString f =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
-                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;Job summaries (*.kjob);;All files (*)"));
+    const QString f = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Open trace"), QString(),
+        QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;Job summaries (*.kjob);;All files (*)"));
     if (!f.isEmpty()) openPath(f);
 }
 

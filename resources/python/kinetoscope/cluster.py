@@ -25,11 +25,14 @@ FORMAT_VERSION = 1
 RETRIES = 2  # on top of the first attempt
 
 
-def analyze_rank(kinetoscope, path, rank_hint):
-    """The Dask task: one rank's summary as a dict (raises on failure, so that Dask retries)."""
+def analyze_rank(kinetoscope, path, rank_hint, threads=0):
+    """The Dask task: one rank's summary as a dict (raises on failure, so that Dask retries).
+    threads: the reader's parser threads, 0 for one per core of the worker's machine."""
     cmd = [kinetoscope, "analyze-rank", path, "--json"]
     if rank_hint >= 0:
         cmd += ["--rank-hint", str(rank_hint)]
+    if threads > 0:
+        cmd += ["--threads", str(threads)]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
@@ -46,14 +49,14 @@ def _describe(exc):
     return text.splitlines()[-1]
 
 
-def analyze_job(client, kinetoscope, files, progress=None):
+def analyze_job(client, kinetoscope, files, progress=None, threads=0):
     """files: [(rank_hint, path)]. Returns the job summary dict (format "kinetoscope-job")."""
     from distributed import as_completed
 
     futures = {}
     for hint, path in files:
-        future = client.submit(analyze_rank, kinetoscope, path, hint, key="analyze-rank-%d-%s" % (hint, path),
-                               retries=RETRIES, pure=False)
+        future = client.submit(analyze_rank, kinetoscope, path, hint, threads,
+                               key="analyze-rank-%d-%s" % (hint, path), retries=RETRIES, pure=False)
         futures[future] = (hint, path)
     ranks, failures = [], []
     done = 0
@@ -99,7 +102,11 @@ def write_job(path, job):
 
 
 def _client(scheduler):
-    from distributed import Client, LocalCluster
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise RuntimeError("Dask's distributed package is not installed for %s (Debian: python3-distributed): %s"
+                           % (sys.executable, exc))
 
     if scheduler.startswith("local:"):
         n = int(scheduler[len("local:"):])
@@ -124,7 +131,7 @@ def main(argv=None):
     try:
         client, cluster = _client(args.scheduler)
     except Exception as exc:
-        print("kinetoscope cluster: cannot reach the Dask scheduler %s: %s" % (args.scheduler, _describe(exc)),
+        print("kinetoscope analyze-job: cannot use the Dask scheduler %s: %s" % (args.scheduler, _describe(exc)),
               file=sys.stderr)
         return 1
     tty = sys.stderr.isatty()
@@ -134,8 +141,12 @@ def main(argv=None):
             print("\r[%d/%d] %s%s\x1b[K" % (done, total, "" if ok else "FAILED ", os.path.basename(path)),
                   end="\n" if done == total else "", file=sys.stderr)
 
+    # Workers of a local cluster share this machine's cores; remote ones use all of theirs.
+    threads = 0
+    if args.scheduler.startswith("local:"):
+        threads = max(1, (os.cpu_count() or 1) // max(1, int(args.scheduler[len("local:"):])))
     try:
-        job = analyze_job(client, args.kinetoscope, files, progress)
+        job = analyze_job(client, args.kinetoscope, files, progress, threads)
     finally:
         client.close()
         if cluster is not None:
