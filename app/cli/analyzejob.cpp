@@ -23,7 +23,7 @@ namespace ks::cli {
 namespace {
 
 const char* const kJobUsage =
-    "usage: kinetoscope analyze-job DIR|FILES... [-o JOB.kjob] [--json] [-j N]\n"
+    "usage: kinetoscope analyze-job DIR|FILES... [-o JOB.kjob] [--json] [-j N] [--memory GB]\n"
     "                               [--dask SCHEDULER_ADDRESS|local:N] [--worker-kinetoscope PATH]\n"
     "\n"
     "Analyses a distributed job: one trace per rank (a directory of rank traces, tensorboard's\n"
@@ -36,6 +36,7 @@ const char* const kJobUsage =
     "  -o FILE       write the job summary (.kjob) for the GUI or a later run\n"
     "  --json        print the job summary as JSON instead of the report\n"
     "  -j N          ranks loaded at a time on this machine (the memory bound; default min(cores, 4))\n"
+    "  --memory GB   at most this much memory for the loaded ranks (estimated from their files)\n"
     "  --dask ADDR   run one task per rank on a Dask cluster (tcp://host:8786), or local:N for a\n"
     "                local cluster of N worker processes; needs /usr/bin/python3 with distributed\n"
     "  --worker-kinetoscope PATH  the kinetoscope executable as the workers see it (default: this one)\n"
@@ -166,6 +167,7 @@ int runAnalyzeJob(const Args& args)
     std::string outPath, dask, worker;
     bool json = false;
     int64_t parallel = 0, rowLimit = 15;
+    double memoryGb = 0;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](std::string& out) {
@@ -188,6 +190,14 @@ int runAnalyzeJob(const Args& args)
             if (!value(dask)) return 2;
         } else if (a == "--worker-kinetoscope") {
             if (!value(worker)) return 2;
+        } else if (a == "--memory") {
+            if (!value(v)) return 2;
+            char* end = nullptr;
+            memoryGb = std::strtod(v.c_str(), &end);
+            if (end == v.c_str() || *end || memoryGb <= 0) {
+                std::fprintf(stderr, "kinetoscope analyze-job: --memory needs GB, got '%s'\n", v.c_str());
+                return 2;
+            }
         } else if (a == "-j" || a == "--row-limit") {
             if (!value(v)) return 2;
             int64_t& target = a == "-j" ? parallel : rowLimit;
@@ -244,6 +254,7 @@ int runAnalyzeJob(const Args& args)
                 ranks.push_back(RankInput{f.path, f.rank});
             JobRunOptions options;
             options.maxLoaded = unsigned(parallel);
+            options.memoryBudget = uint64_t(memoryGb * 1e9);
             if (isatty(STDERR_FILENO))
                 options.progress = [](size_t done, size_t total, const std::string& path, bool failed) {
                     std::fprintf(stderr, "\r[%zu/%zu] %s%s\x1b[K", done, total, failed ? "FAILED " : "",

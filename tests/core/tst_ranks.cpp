@@ -306,6 +306,21 @@ void TestRanks::atMostNRanksAreLoadedAtOnce()
     QCOMPARE(job.ranks.size(), size_t(12));
     QVERIFY(peak <= 3);
     QCOMPARE(progressCalls, size_t(12));
+
+    // A memory budget that holds two ranks' estimates: at most two at a time, though 4 may run.
+    const uint64_t one = estimateRankBytes(inputs[0].path);
+    QVERIFY(one > 0);
+    options.maxLoaded = 4;
+    options.memoryBudget = one * 5 / 2;
+    options.progress = {};
+    peak = 0;
+    QCOMPARE(runJob(inputs, counting, options).ranks.size(), size_t(12));
+    QVERIFY2(peak <= 2, std::to_string(peak).c_str());
+    // A budget smaller than one rank still analyses every rank, one at a time.
+    options.memoryBudget = 1;
+    peak = 0;
+    QCOMPARE(runJob(inputs, counting, options).ranks.size(), size_t(12));
+    QCOMPARE(peak, 1);
 }
 
 void TestRanks::jobDirectoryIsRecognisedByRankAndWorkerNames()

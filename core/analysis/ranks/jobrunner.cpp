@@ -3,10 +3,21 @@
 #include "core/analysis/timeline/linkindex.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
 namespace ks {
+
+uint64_t estimateRankBytes(const std::string& path)
+{
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) return 0;
+    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    return (gz ? size * 20 : size) * 3 / 2;
+}
 
 bool analyzeRank(const RankInput& input, const RankLoader& loader, unsigned threads, RankSummary& out,
                  std::string& error)
@@ -47,6 +58,10 @@ JobSummary runJob(const std::vector<RankInput>& inputs, const RankLoader& loader
     JobSummary job;
     std::mutex mutex;
     std::atomic<size_t> next{0}, done{0};
+    // The memory budget: bytes of the ranks in flight, and a wait until a new one fits.
+    std::mutex budgetMutex;
+    std::condition_variable budgetFreed;
+    uint64_t inFlight = 0;
     auto work = [&] {
         for (;;) {
             if (options.cancel && options.cancel->load()) return;
@@ -54,9 +69,23 @@ JobSummary runJob(const std::vector<RankInput>& inputs, const RankLoader& loader
             if (i >= inputs.size()) return;
             RankInput in = inputs[i];
             if (in.rankHint < 0) in.rankHint = int64_t(i);
+            const uint64_t cost = options.memoryBudget ? estimateRankBytes(in.path) : 0;
+            if (options.memoryBudget) {
+                std::unique_lock lock(budgetMutex);
+                budgetFreed.wait(lock, [&] {
+                    return inFlight == 0 || inFlight + cost <= options.memoryBudget ||
+                           (options.cancel && options.cancel->load());
+                });
+                inFlight += cost;
+            }
             RankSummary summary;
             std::string error;
             const bool ok = analyzeRank(in, loader, parserThreads, summary, error);
+            if (options.memoryBudget) {
+                std::lock_guard lock(budgetMutex);
+                inFlight -= cost;
+                budgetFreed.notify_all();
+            }
             {
                 std::lock_guard lock(mutex);
                 if (ok)
