@@ -41,7 +41,8 @@ const char* const kJobUsage =
     "                local cluster of N worker processes; needs /usr/bin/python3 with distributed\n"
     "  --worker-kinetoscope PATH  the kinetoscope executable as the workers see it (default: this one)\n"
     "  --row-limit N rows of the collectives table (default 15)\n"
-    "A .kjob file given instead of traces is read and reported.\n";
+    "A .kjob file given instead of traces is read and reported. Exit code 3: some ranks failed\n"
+    "(listed in the report and the .kjob); the others are analysed.\n";
 
 const char* const kRankUsage =
     "usage: kinetoscope analyze-rank TRACE [--json] [--rank-hint N] [--threads N]\n"

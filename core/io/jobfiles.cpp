@@ -79,7 +79,10 @@ bool isTraceName(const std::string& name)
 void addFile(const std::string& path, std::vector<JobFile>& out)
 {
     JobFile f;
-    f.path = path;
+    // Absolute, so that a .kjob written from here still finds the rank from elsewhere.
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+    f.path = ec ? path : abs.lexically_normal().string();
     f.rank = peekDistributedRank(path);
     f.rankFromInfo = f.rank >= 0;
     if (f.rank < 0) f.rank = rankFromFileName(path);
