@@ -134,10 +134,11 @@ bool looksLikeJobDirectory(const std::string& dir)
     if (!std::filesystem::is_directory(dir, ec)) return false;
     const JobFiles job = findJobFiles({dir});
     if (job.files.size() < 2) return false;
+    // Every file a different, known rank: a folder of unrelated traces (several "rank 0") is not a job.
     std::set<int64_t> ranks;
     for (const JobFile& f : job.files)
-        if (f.rank >= 0) ranks.insert(f.rank);
-    return ranks.size() >= 2;
+        if (f.rank < 0 || !ranks.insert(f.rank).second) return false;
+    return true;
 }
 
 } // namespace ks

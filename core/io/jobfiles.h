@@ -29,7 +29,8 @@ int64_t rankFromFileName(const std::string& path);
 // worker*.pt.trace.json[.gz], newest capture of each worker) or as a list of files.
 JobFiles findJobFiles(const std::vector<std::string>& dirOrFiles);
 
-// A directory holding two or more traces of different ranks (by distributedInfo or by worker name).
+// A directory holding two or more traces, each of a different known rank (by distributedInfo or by
+// the file name); a folder of unrelated traces, where ranks repeat or are unknown, is not a job.
 bool looksLikeJobDirectory(const std::string& dir);
 
 } // namespace ks

@@ -352,6 +352,15 @@ void TestRanks::jobDirectoryIsRecognisedByRankAndWorkerNames()
     QVERIFY(w.files[0].path.ends_with("worker0.200.pt.trace.json"));
     QCOMPARE(w.files[1].rank, int64_t(1));
 
+    // A folder of unrelated traces: two claim rank 0.
+    QTemporaryDir mixed;
+    writeFile(mixed.filePath("a.json").toStdString(), rankgen::rankTrace(o, 0));
+    writeFile(mixed.filePath("b.json").toStdString(), rankgen::rankTrace(o, 0));
+    writeFile(mixed.filePath("c.json").toStdString(), rankgen::rankTrace(o, 1));
+    QVERIFY(!looksLikeJobDirectory(mixed.path().toStdString()));
+    if (QFile::exists(QStringLiteral(KS_SHARED_TRACES "/INDEX.md")))
+        QVERIFY(!looksLikeJobDirectory(KS_SHARED_TRACES));
+
     // One trace is not a job; a missing path is one line.
     QTemporaryDir single;
     writeFile(single.filePath("rank-0.json").toStdString(), plain);
