@@ -56,3 +56,8 @@ endif()
 if(TARGET bench_diff)
     target_link_libraries(bench_diff PRIVATE ks_kinetosynth)
 endif()
+
+# The many-ranks benchmark and the job generator (bench/rankgen.h).
+target_include_directories(bench_job PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+add_executable(jobgen ${CMAKE_CURRENT_SOURCE_DIR}/jobgen.cpp)
+target_compile_features(jobgen PRIVATE cxx_std_20)

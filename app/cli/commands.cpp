@@ -17,6 +17,13 @@ const std::vector<Command>& commands()
          "compare two runs: op and kernel deltas (HTA TraceDiff categories), step time and breakdown, perf "
          "model, and the op trees of a step pair aligned",
          runDiff},
+        {"analyze-job",
+         "a distributed job (one trace per rank): rank x step times, stragglers, collectives with bus "
+         "bandwidth; "
+         "local cores or a Dask cluster",
+         runAnalyzeJob},
+        {"analyze-rank", "one rank's summary as analyze-job gathers it (--json for the workers)",
+         runAnalyzeRank},
         {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links",
          runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},

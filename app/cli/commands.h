@@ -29,6 +29,8 @@ int runExportMemory(const Args& args);
 int runSummary(const Args& args);
 int runAnalyze(const Args& args);
 int runDiff(const Args& args);
+int runAnalyzeJob(const Args& args);
+int runAnalyzeRank(const Args& args);
 
 // Prints the summary table of a trace (or a log directory's newest trace) when no window can be
 // opened; `why` says why ("no display available").

@@ -4,6 +4,7 @@
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/mainwindow/mainwindow.h"
+#include "ui/ranks/rankjobwindow.h"
 
 #include <QApplication>
 #include <QImage>
@@ -54,6 +55,20 @@ int runScreenshot(const QString& file, const QString& out, QSize size, const QSt
         cw->resize(size);
         QObject::connect(cw->view(), &ui::CompareView::compared, cw,
                          [&, cw] { QTimer::singleShot(300, cw, [&, cw] { save(cw, out, size, code); }); });
+    });
+    // A job directory or .kjob opens the Rank overview in a window of its own: that one is grabbed.
+    QObject::connect(window, &ui::MainWindow::jobOpened, window, [&](QMainWindow* job) {
+        auto* w = static_cast<ui::RankJobWindow*>(job);
+        w->resize(size);
+        QObject::connect(w, &ui::RankJobWindow::jobLoaded, w,
+                         [&, w] { QTimer::singleShot(100, w, [&, w] { save(w, out, size, code); }); });
+        QObject::connect(w, &ui::RankJobWindow::loadFailed, window, [&](const QString& error) {
+            std::fprintf(stderr, "kinetoscope: %s: %s
+                                 ", escapeText(file.toStdString()).c_str(),
+                                 escapeText(error.toStdString())
+                                     .c_str());
+            qApp->quit();
+        });
     });
     QObject::connect(window, &ui::MainWindow::loadFailed, window,
                      [&](const QString& path, const QString& error) {

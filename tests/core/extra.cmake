@@ -70,3 +70,5 @@ if(TARGET tst_nvprofreader)
 endif()
 # The compare test reads shared traces (gzip) to edit them.
 target_link_libraries(tst_compare PRIVATE ZLIB::ZLIB)
+# The many-ranks tests generate their jobs with the benchmark's rank generator (header only).
+target_include_directories(tst_ranks PRIVATE ${CMAKE_SOURCE_DIR}/bench)

@@ -6,3 +6,7 @@ endif()
 if(TARGET tst_livesession)
     add_dependencies(tst_livesession kinetoscope_shared)
 endif()
+# The rank overview test generates its job with the benchmark's rank generator (header only).
+if(TARGET tst_rankoverview)
+    target_include_directories(tst_rankoverview PRIVATE ${CMAKE_SOURCE_DIR}/bench)
+endif()

@@ -46,8 +46,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens a trace file or a TensorBoard log directory. When this window already shows (or is
-    // loading) a trace and newWindowIfBusy is set, a new window opens it instead.
+    // Opens a trace file or a TensorBoard log directory; a distributed job (a directory of several
+    // ranks' traces, or a .kjob file) opens the Rank overview in a window of its own. When this window
+    // already shows (or is loading) a trace and newWindowIfBusy is set, a new window opens it instead.
     void openPath(const QString& path, bool newWindowIfBusy = true);
     void cancelLoad();
     // Loads another trace and opens a compare window of this window's trace (A) against it (B)
@@ -100,6 +101,8 @@ signals:
     void searchFinished(int matches);
     void liveFailed(const QString& error);
     void traceSaved(const QString& path, const QString& error);
+    // A directory of several ranks (or a .kjob) went to a window of its own (ui/ranks).
+    void jobOpened(QMainWindow* window);
 
 protected:
     void closeEvent(QCloseEvent* e) override;

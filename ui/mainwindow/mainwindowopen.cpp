@@ -8,6 +8,7 @@
 #include "ui/mainwindow/logdirpicker.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/preferencesdialog.h"
+#include "ui/ranks/rankjobwindow.h"
 
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -38,9 +39,9 @@ QStringList droppedPaths(const QMimeData* mime)
 
 void MainWindow::openDialog()
 {
-    const QString f =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
-                                     QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;All files (*)"));
+    const QString f = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Open trace"), QString(),
+        QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;Job summaries (*.kjob);;All files (*)"));
     if (!f.isEmpty()) openPath(f);
 }
 
@@ -90,6 +91,14 @@ MainWindow* MainWindow::windowForOpen(const QString& what)
 
 void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
 {
+    if (RankJobWindow::isJobPath(path)) {
+        // A distributed job (several ranks' traces, or a .kjob): the Rank overview, in its own window.
+        auto* w = new RankJobWindow;
+        w->show();
+        w->openJob(path);
+        emit jobOpened(w);
+        return;
+    }
     if (newWindowIfBusy) {
         MainWindow* target = windowForOpen(QFileInfo(path).fileName());
         if (!target) return;

@@ -87,6 +87,10 @@ Palette Palette::light()
     setKinds(p);
     p.span = QColor(0xdddddd);
     p.idle = QColor(0xeceef1);
+    p.heatLow = QColor(0xdcebf7);
+    p.heatMid = QColor(0xf6d28b);
+    p.heatHigh = QColor(0xc0392b);
+    p.heatMissing = QColor(0xf4f5f7);
     // Quiet hues for Python frames, which often stack ten deep above the ops that matter.
     p.quietSliceHues = colors(
         {0xc8d3df, 0xd9d0e3, 0xe3dccb, 0xcfe0dc, 0xe0cfd3, 0xd3dcc8, 0xcbd8e6, 0xe6d8c8, 0xd8cbe0, 0xc9ddd6});
@@ -126,6 +130,10 @@ Palette Palette::dark()
     setKinds(p);
     p.span = QColor(0x4a4f57);
     p.idle = QColor(0x2b2f35);
+    p.heatLow = QColor(0x22384f);
+    p.heatMid = QColor(0x8a6d2c);
+    p.heatHigh = QColor(0xe0533f);
+    p.heatMissing = QColor(0x23262b);
     p.quietSliceHues = colors(
         {0x47566a, 0x574d63, 0x5e5744, 0x46605a, 0x60494f, 0x4e5c43, 0x455870, 0x665646, 0x574865, 0x446258});
     return p;

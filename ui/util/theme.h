@@ -68,6 +68,12 @@ struct Palette {
     QColor idle;
     QColor unknown; // a slice whose name is not known yet
 
+    // Heatmaps (the rank overview's rank × step map): cool for the job's fastest, hot for its slowest.
+    QColor heatLow;
+    QColor heatMid;
+    QColor heatHigh;
+    QColor heatMissing; // a cell without a value (the rank lacks the step)
+
     // Per-name slice colours: vivid ones for GPU work and CPU ops, quiet ones for python frames.
     std::vector<QColor> sliceHues;
     std::vector<QColor> quietSliceHues;

@@ -1,0 +1,262 @@
+#include "core/analysis/ranks/jobsummary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace ks {
+
+const RankSummary* JobSummary::findRank(int64_t rank) const
+{
+    for (const RankSummary& r : ranks)
+        if (r.rank == rank) return &r;
+    return nullptr;
+}
+
+void JobSummary::normalize()
+{
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    std::set<int64_t> used;
+    for (const RankSummary& r : ranks)
+        used.insert(r.rank);
+    std::set<int64_t> seen;
+    int64_t next = ranks.empty() ? 0 : std::max<int64_t>(0, ranks.back().rank + 1);
+    for (RankSummary& r : ranks) {
+        if (r.rank >= 0 && seen.insert(r.rank).second) continue;
+        while (used.count(next))
+            ++next;
+        warnings.push_back(r.path + ": rank " + std::to_string(r.rank) +
+                           " is claimed by another file too; shown as rank " + std::to_string(next));
+        r.rank = next;
+        used.insert(next);
+        seen.insert(next);
+    }
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+}
+
+StepMatrix stepMatrix(const JobSummary& job, int category)
+{
+    StepMatrix m;
+    std::set<int64_t> steps;
+    for (const RankSummary& r : job.ranks) {
+        m.ranks.push_back(r.rank);
+        for (const RankStep& s : r.steps)
+            steps.insert(s.number);
+    }
+    m.steps.assign(steps.begin(), steps.end());
+    m.values.assign(m.ranks.size() * m.steps.size(), -1);
+    for (size_t row = 0; row < job.ranks.size(); ++row) {
+        for (const RankStep& s : job.ranks[row].steps) {
+            const size_t col =
+                size_t(std::lower_bound(m.steps.begin(), m.steps.end(), s.number) - m.steps.begin());
+            const TimeNs v =
+                category < 0 || category >= int(kStepCategoryCount) ? s.total() : s.cost[size_t(category)];
+            m.values[row * m.steps.size() + col] = v;
+        }
+    }
+    return m;
+}
+
+StragglerReport findStragglers(const JobSummary& job, int nStragglers, double minNormalizedDuration)
+{
+    StragglerReport out;
+    nStragglers = std::max(1, nStragglers);
+    std::set<int64_t> iterations;
+    TimeNs tMin = std::numeric_limits<TimeNs>::max(), tMax = std::numeric_limits<TimeNs>::min();
+    for (const RankSummary& r : job.ranks) {
+        for (const RankStep& s : r.steps) {
+            iterations.insert(s.number);
+            tMin = std::min(tMin, s.start);
+            tMax = std::max(tMax, s.end);
+        }
+    }
+    if (job.ranks.size() < 2) {
+        out.why = "needs at least two ranks";
+        return out;
+    }
+    if (iterations.empty()) {
+        out.why = "no steps";
+        return out;
+    }
+    const double meanIter = double(tMax - tMin) / double(iterations.size());
+    const double minDuration = meanIter * minNormalizedDuration;
+
+    // The last long communication kernel of each (rank, stream, step, name).
+    using Key = std::tuple<int64_t, int64_t, std::string>;    // stream, step, name
+    std::map<Key, std::map<int64_t, const Collective*>> last; // → rank → kernel
+    for (const RankSummary& r : job.ranks) {
+        for (const Collective& c : r.collectives) {
+            if (!c.onDevice || c.step < 0 || double(c.duration) < minDuration) continue;
+            const Collective*& slot = last[Key{c.stream, c.step, c.name}][r.rank];
+            if (!slot || c.start >= slot->start) slot = &c;
+        }
+    }
+    if (last.empty()) {
+        out.why = "no communication kernels of at least " + std::to_string(minNormalizedDuration * 100) +
+                  "% of the mean step time";
+        return out;
+    }
+    // The (stream, name) whose durations vary most across ranks, averaged over steps (sample standard
+    // deviation, as pandas computes it; a step seen on one rank only has none).
+    std::map<std::pair<int64_t, std::string>, std::pair<double, int>> stdSum;
+    std::map<std::pair<int64_t, std::string>, size_t> instances;
+    for (const auto& [key, byRank] : last) {
+        const auto sn = std::make_pair(std::get<0>(key), std::get<2>(key));
+        instances[sn] += byRank.size();
+        if (byRank.size() < 2) continue;
+        double mean = 0;
+        for (const auto& [rank, c] : byRank)
+            mean += double(c->duration);
+        mean /= double(byRank.size());
+        double var = 0;
+        for (const auto& [rank, c] : byRank)
+            var += (double(c->duration) - mean) * (double(c->duration) - mean);
+        auto& acc = stdSum[sn];
+        acc.first += std::sqrt(var / double(byRank.size() - 1));
+        acc.second += 1;
+    }
+    std::pair<int64_t, std::string> chosen;
+    double best = -1;
+    for (const auto& [sn, acc] : stdSum) {
+        const double v = acc.first / acc.second;
+        if (v > best) {
+            best = v;
+            chosen = sn;
+        }
+    }
+    if (best < 0) { // no kernel seen on two ranks in one step: the most frequent one
+        size_t most = 0;
+        for (const auto& [sn, n] : instances)
+            if (n > most) most = n, chosen = sn;
+    }
+    out.stream = chosen.first;
+    out.kernel = chosen.second;
+
+    std::map<int64_t, int> counts;
+    for (const auto& [key, byRank] : last) {
+        if (std::get<0>(key) != chosen.first || std::get<2>(key) != chosen.second) continue;
+        std::vector<std::pair<TimeNs, int64_t>> starts; // (start, rank)
+        for (const auto& [rank, c] : byRank)
+            starts.emplace_back(c->start, rank);
+        std::sort(starts.begin(), starts.end(), std::greater<>());
+        StragglerReport::StepRow row;
+        row.step = std::get<1>(key);
+        row.spread = starts.front().first - starts.back().first;
+        row.latestRank = starts.front().second;
+        const TimeNs threshold = starts[std::min(starts.size(), size_t(nStragglers)) - 1].first;
+        for (const auto& [start, rank] : starts) {
+            if (start < threshold) break;
+            row.stragglers.push_back(rank);
+            ++counts[rank];
+        }
+        std::sort(row.stragglers.begin(), row.stragglers.end());
+        out.steps.push_back(std::move(row));
+    }
+    for (const auto& [rank, n] : counts)
+        out.counts.emplace_back(rank, n);
+    std::stable_sort(out.counts.begin(), out.counts.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    out.available = true;
+    return out;
+}
+
+std::vector<CollectiveRow> collectiveTable(const JobSummary& job)
+{
+    // Instances: (op, k) → the k-th collective of that op on each rank.
+    std::map<std::pair<std::string, size_t>, std::vector<std::pair<int64_t, const Collective*>>> instances;
+    for (const RankSummary& r : job.ranks) {
+        std::map<std::string, size_t> k;
+        for (const Collective& c : r.collectives)
+            instances[{c.op, k[c.op]++}].emplace_back(r.rank, &c);
+    }
+    struct Acc {
+        CollectiveRow row;
+        double latency = 0, skew = 0, sizedTime = 0, sizedBytes = 0;
+        size_t sized = 0, instances = 0;
+        std::set<int64_t> ranks;
+        std::map<int64_t, int> late;
+    };
+    std::map<std::pair<std::string, int64_t>, Acc> rows;
+    for (const auto& [key, list] : instances) {
+        const Collective& first = *list.front().second;
+        Acc& a = rows[{key.first, first.bytes}];
+        a.row.op = key.first;
+        a.row.bytes = first.bytes;
+        if (a.row.dtype.empty()) a.row.dtype = first.dtype;
+        a.row.groupSize = std::max(a.row.groupSize, first.groupSize);
+        TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+        int64_t lateRank = -1;
+        for (const auto& [rank, c] : list) {
+            a.latency += double(c->duration);
+            a.ranks.insert(rank);
+            ++a.row.calls;
+            if (c->bytes > 0 && c->duration > 0) {
+                a.sizedBytes += double(c->bytes);
+                a.sizedTime += double(c->duration);
+            }
+            lo = std::min(lo, c->start);
+            if (c->start > hi) hi = c->start, lateRank = rank;
+        }
+        const TimeNs skew = hi - lo;
+        a.row.maxSkew = std::max(a.row.maxSkew, skew);
+        a.skew += double(skew);
+        ++a.instances;
+        if (list.size() > 1) ++a.late[lateRank];
+    }
+    std::vector<CollectiveRow> out;
+    for (auto& [key, a] : rows) {
+        CollectiveRow row = a.row;
+        row.ranks = a.ranks.size();
+        row.meanLatency = a.latency / double(row.calls);
+        row.meanSkew = a.skew / double(a.instances);
+        if (a.sizedTime > 0) row.algBandwidth = a.sizedBytes / a.sizedTime; // bytes/ns = GB/s
+        const int64_t n = row.groupSize > 0 ? row.groupSize : int64_t(job.ranks.size());
+        row.busBandwidth = row.algBandwidth * busBandwidthFactor(row.op, n);
+        int most = 0;
+        for (const auto& [rank, times] : a.late)
+            if (times > most) most = times, row.lateRank = rank;
+        out.push_back(std::move(row));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const CollectiveRow& a, const CollectiveRow& b) {
+        return a.meanLatency * double(a.calls) > b.meanLatency * double(b.calls);
+    });
+    return out;
+}
+
+std::vector<RankCollectiveRow> rankCollectiveTable(const JobSummary& job)
+{
+    std::vector<RankCollectiveRow> out;
+    for (const RankSummary& r : job.ranks) {
+        std::map<std::string, std::tuple<RankCollectiveRow, double, double, double>> byOp;
+        for (const Collective& c : r.collectives) {
+            auto& [row, sizedBytes, busBytes, sizedTime] = byOp[c.op];
+            row.rank = r.rank;
+            row.op = c.op;
+            ++row.calls;
+            row.bytes += c.bytes;
+            row.time += c.duration;
+            if (c.bytes > 0 && c.duration > 0) {
+                const int64_t n = c.groupSize > 0 ? c.groupSize : int64_t(job.ranks.size());
+                sizedBytes += double(c.bytes);
+                busBytes += double(c.bytes) * busBandwidthFactor(c.op, n);
+                sizedTime += double(c.duration);
+            }
+        }
+        for (auto& [op, acc] : byOp) {
+            auto& [row, sizedBytes, busBytes, sizedTime] = acc;
+            if (sizedTime > 0) {
+                row.algBandwidth = sizedBytes / sizedTime;
+                row.busBandwidth = busBytes / sizedTime;
+            }
+            out.push_back(row);
+        }
+    }
+    return out;
+}
+
+} // namespace ks
