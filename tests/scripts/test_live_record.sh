@@ -58,7 +58,13 @@ grep -q "dropped 0" "$work/c.out" || fail "the C target dropped events"
 "$KS_BIN" record -o "$work/killed.pt.trace.json" -- "$cstream" slow >"$work/killed.out" 2>"$work/killed.err" &
 rec=$!
 i=0
-while [ "$(grep -c "^\[kinetoscope\] step " "$work/killed.out" 2>/dev/null || true)" -lt 12 ]; do
+# Until the background shell has opened killed.out, grep prints nothing: count that as 0 steps (an
+# empty count made `[` fail, which ended the wait at once and read killed.err before record wrote it).
+steps_so_far() {
+    n="$(grep -c "^\[kinetoscope\] step " "$work/killed.out" 2>/dev/null || true)"
+    echo "${n:-0}"
+}
+while [ "$(steps_so_far)" -lt 12 ]; do
     i=$((i + 1))
     [ $i -lt 600 ] || { kill $rec; fail "the slow target never reached 12 steps"; }
     sleep 0.05

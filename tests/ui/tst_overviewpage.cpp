@@ -11,8 +11,10 @@
 #include "ui/overview/rooflinechart.h"
 #include "ui/overview/stepbreakdownchart.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/util/format.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -20,6 +22,7 @@
 
 using namespace ks;
 using namespace ks::ui;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -56,6 +59,13 @@ private slots:
         QCOMPARE(page->stepChart()->bars().size(), r->steps.steps.size());
         QCOMPARE(page->stepChart()->barValue(StepCategory::DataLoader, 0),
                  double(r->steps.steps[0].cost[size_t(StepCategory::DataLoader)]) / 1e6);
+        // The headline names the step count and the mean step time.
+        const QString headline = u"%1 steps, mean step time <b>%2</b>"_s.arg(
+            QString::number(r->steps.steps.size()), formatDuration(TimeNs(r->steps.averageTotal)));
+        bool headlineShown = false;
+        for (const QLabel* l : page->findChildren<QLabel*>())
+            headlineShown = headlineShown || l->text().contains(headline);
+        QVERIFY2(headlineShown, qPrintable(headline));
         QCOMPARE(page->findingsList()->count(), int(r->findings.size()));
         QVERIFY(page->findingsList()->count() >= 2);
         QVERIFY(page->roofline()->pointCount() > 0);

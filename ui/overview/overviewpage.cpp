@@ -239,12 +239,14 @@ QString OverviewPage::summaryHtml(const OverviewReport& r) const
     else if (b.wholeTrace)
         steps = tr("no ProfilerStep ranges: the trace as one span of %1")
                     .arg(formatDuration(TimeNs(b.averageTotal)));
-    else
-        steps = (b.steps.size() == 1 ? tr("1 step, step time <b>%1</b>%2")
-                                     : tr("%3 steps, mean step time <b>%1</b>%2")
-                                           .arg(QString(), QString(), QString::number(b.steps.size())))
-                    .arg(formatDuration(TimeNs(b.averageTotal)))
-                    .arg(b.onDevice ? tr(" (spans include the GPU work each step launched)") : QString());
+    else {
+        // One arg() call fills every marker: chained calls with empty fillers would eat %1 and %2.
+        const QString mean = formatDuration(TimeNs(b.averageTotal));
+        const QString spans = b.onDevice ? tr(" (spans include the GPU work each step launched)") : QString();
+        steps = b.steps.size() == 1 ? tr("1 step, step time <b>%1</b>%2").arg(mean, spans)
+                                    : tr("%1 steps, mean step time <b>%2</b>%3")
+                                          .arg(QString::number(b.steps.size()), mean, spans);
+    }
     QStringList parts;
     for (size_t c = 0; c < kStepCategoryCount; ++c) {
         if (b.average[c] <= 0) continue;
