@@ -332,6 +332,10 @@ void ks_mark(uint32_t name)
 {
     mark(name);
 }
+void ks_mark_payload(uint32_t name, uint64_t payload)
+{
+    mark(name, payload);
+}
 void ks_counter(uint32_t name, double value)
 {
     counter(name, value);

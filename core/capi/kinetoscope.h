@@ -104,6 +104,9 @@ KS_API void ks_range_push_stack(uint32_t name, const char* call_stack, const cha
 KS_API int ks_recording_stacks(void);
 KS_API void ks_range_pop(void);
 KS_API void ks_mark(uint32_t name);
+/* An instant with the args of a ks_payload id (0: none); a caller that marks the same args often
+ * stores them once. */
+KS_API void ks_mark_payload(uint32_t name, uint64_t payload);
 KS_API void ks_counter(uint32_t name, double value);
 /* device_type uses c10::DeviceType numbers (0 CPU, 1 CUDA, 20 XPU); device_index -1 for CPU. */
 KS_API void ks_record_alloc(const void* ptr, int64_t bytes, int device_type, int device_index);

@@ -65,6 +65,8 @@ _sigs = {
     "ks_recording_stacks": (_c.c_int, []),
     "ks_range_pop": (None, []),
     "ks_mark": (None, [_c.c_uint32]),
+    "ks_mark_payload": (None, [_c.c_uint32, _c.c_uint64]),
+    "ks_payload": (_c.c_uint64, [_c.c_char_p]),
     "ks_counter": (None, [_c.c_uint32, _c.c_double]),
     "ks_record_alloc": (None, [_c.c_void_p, _c.c_int64, _c.c_int, _c.c_int]),
     "ks_record_free": (None, [_c.c_void_p, _c.c_int, _c.c_int]),

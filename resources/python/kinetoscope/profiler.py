@@ -127,6 +127,7 @@ class profile:  # noqa: N801
         self._observer_token = None
         self.observer_status = None
         self._running = False
+        self._tagger = None
 
     def __del__(self):
         _observer.release(getattr(self, "_observer_token", None))
@@ -143,16 +144,24 @@ class profile:  # noqa: N801
     def start(self):
         if "torch" in sys.modules and self._observer_token is None:
             self._observer_token, self.observer_status = _observer.acquire(self._observer_options)
+            if self.profile_memory and self._observer_token is not None:
+                from .memorytags import MemoryTagger
+                self._tagger = MemoryTagger()
         check(lib.ks_profiler_start(self._p))
         self._raise_schedule_error()
         self._running = True
         _ranges._set_with_stack(self.with_stack)
+        if self._tagger:
+            self._tagger.start()
 
     def stop(self):
         if self._running:
             self._running = False
             _ranges._set_with_stack(False)
         try:
+            if self._tagger:
+                self._tagger.stop()
+                self._tagger = None
             check(lib.ks_profiler_stop(self._p))
         finally:
             _observer.release(self._observer_token)
@@ -160,8 +169,13 @@ class profile:  # noqa: N801
         self._raise_schedule_error()
 
     def step(self):
+        # Tagged on both sides of the boundary: the window that ends and the one that may begin.
+        if self._tagger:
+            self._tagger.tag_state()
         check(lib.ks_profiler_step(self._p))
         self._raise_schedule_error()
+        if self._tagger:
+            self._tagger.tag_state()
 
     def __enter__(self):
         self.start()
