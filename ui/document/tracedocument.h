@@ -2,6 +2,7 @@
 
 #include "core/analysis/memory/memoryseries.h"
 #include "core/analysis/memory/memorytimeline.h"
+#include "core/analysis/timeline/etlinker.h"
 #include "core/analysis/timeline/kernelstats.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/analysis/timeline/lod.h"
@@ -50,6 +51,11 @@ public:
     // Allocations and categories for the memory page; null when the trace has no allocator events.
     std::shared_ptr<const MemoryTimeline> memoryTimeline;
     std::vector<std::unique_ptr<SliceLod>> lods; // by TrackId
+    // The execution trace recorded beside the file under a known name (io/etcompanion.h), linked to
+    // its ops; null when there is none.
+    std::shared_ptr<const ExecutionTrace> executionTrace;
+    std::shared_ptr<const EtLinks> etLinks;
+    QString executionTracePath;
 
     double loadSeconds = 0;     // reading and building the model
     double analysisSeconds = 0; // everything above after that

@@ -50,6 +50,7 @@ _sigs = {
     "ks_profiler_stop": (_c.c_int, [_c.c_void_p]),
     "ks_profiler_step_num": (_c.c_int64, [_c.c_void_p]),
     "ks_profiler_set_trace_ready": (None, [_c.c_void_p, _c.c_void_p, _c.c_void_p]),
+    "ks_profiler_set_window_callback": (None, [_c.c_void_p, _c.c_void_p, _c.c_void_p]),
     "ks_profiler_set_tensorboard_handler": (_c.c_int, [_c.c_void_p, _c.c_char_p, _c.c_char_p, _c.c_int]),
     "ks_profiler_add_metadata": (_c.c_int, [_c.c_void_p, _c.c_char_p, _c.c_char_p]),
     "ks_profiler_add_metadata_json": (_c.c_int, [_c.c_void_p, _c.c_char_p, _c.c_char_p]),
@@ -84,6 +85,7 @@ if lib.ks_abi_version() != ABI_VERSION:
 
 TRACE_READY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 SCHEDULE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_void_p)
+WINDOW_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)
 
 
 class KinetoscopeError(RuntimeError):

@@ -49,17 +49,21 @@ class record_function(_ranges.range):  # noqa: N801
 
 class profile:  # noqa: N801
     """torch.profiler.profile(activities, schedule, on_trace_ready, record_shapes, profile_memory,
-    with_stack, with_flops, with_modules, experimental_config, use_cuda).
+    with_stack, with_flops, with_modules, experimental_config, execution_trace_observer, use_cuda).
 
     schedule: kinetoscope.schedule (run natively) or any callable step -> ProfilerAction (ours or
     torch's, e.g. torch.profiler.schedule(...)). with_modules and experimental_config are accepted
     and not used (module hierarchy is not recorded). shape_sampling (ours): record input shapes of
-    every n-th call of each operator.
+    every n-th call of each operator. execution_trace_observer: torch's ExecutionTraceObserver
+    (torch 2.x) or ExecutionGraphObserver (torch 1.13), registered by the caller; as torch does, it
+    is started when each window starts recording and stopped when it stops, and on leaving the
+    context manager its cleanup() (torch 2.x) is called.
     """
 
     def __init__(self, *, activities=None, schedule=None, on_trace_ready=None, record_shapes=False,
                  profile_memory=False, with_stack=False, with_flops=False, with_modules=False,
-                 experimental_config=None, use_cuda=None, shape_sampling=1, op_filter=None):
+                 experimental_config=None, execution_trace_observer=None, use_cuda=None, shape_sampling=1,
+                 op_filter=None):
         acts = set(activity_name(a) for a in activities) if activities else \
             set(activity_name(a) for a in supported_activities())
         if use_cuda is not None:
@@ -128,6 +132,19 @@ class profile:  # noqa: N801
         self.observer_status = None
         self._running = False
         self._tagger = None
+        self.execution_trace_observer = execution_trace_observer
+        self._window_cb = None
+        if execution_trace_observer is not None:
+            def on_window(_handle, recording, _user):
+                try:
+                    if recording:
+                        execution_trace_observer.start()
+                    else:
+                        execution_trace_observer.stop()
+                except BaseException as e:  # re-raised by step()/start()/stop() on the caller's side
+                    self._schedule_error = self._schedule_error or e
+            self._window_cb = _lib.WINDOW_FN(on_window)  # kept alive as long as the profiler
+            lib.ks_profiler_set_window_callback(self._p, self._window_cb, None)
 
     def __del__(self):
         _observer.release(getattr(self, "_observer_token", None))
@@ -183,6 +200,9 @@ class profile:  # noqa: N801
 
     def __exit__(self, *exc):
         self.stop()
+        cleanup = getattr(self.execution_trace_observer, "cleanup", None)
+        if cleanup is not None:
+            cleanup()
         return False
 
     @property
