@@ -342,6 +342,10 @@ void ks_mark(uint32_t name)
 {
     mark(name);
 }
+void ks_python_push(uint32_t name)
+{
+    pythonBegin(name);
+}
 void ks_mark_payload(uint32_t name, uint64_t payload)
 {
     mark(name, payload);

@@ -108,6 +108,9 @@ KS_API void ks_range_push_stack(uint32_t name, const char* call_stack, const cha
 /* 1 while a profiler with with_stack is recording. */
 KS_API int ks_recording_stacks(void);
 KS_API void ks_range_pop(void);
+/* A range of category python_function (torch's Python tracer: "nn.Module: Linear"); ends with
+ * ks_range_pop. */
+KS_API void ks_python_push(uint32_t name);
 KS_API void ks_mark(uint32_t name);
 /* An instant with the args of a ks_payload id (0: none); a caller that marks the same args often
  * stores them once. */

@@ -59,6 +59,7 @@ LiveIngest::LiveIngest(Trace& trace, std::string traceName)
     md.set("traceName", name + "\"");
     m_catUser = trace.internCategory("user_annotation");
     m_catOp = trace.internCategory("cpu_op");
+    m_catPython = trace.internCategory("python_function");
     m_catMark = trace.internCategory("user_mark");
     m_catMemory = trace.internCategory("cpu_instant_event");
     m_nameMemory = trace.strings().intern("[memory]");

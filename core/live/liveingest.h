@@ -166,7 +166,8 @@ private:
     TimeNs m_latest;
     TimeNs m_earliest;
     bool m_dirty = false;
-    StringId m_catUser, m_catOp, m_catMark, m_catMemory, m_nameMemory, m_catGap, m_catFwdBwd, m_nameFwdBwd;
+    StringId m_catUser, m_catOp, m_catPython, m_catMark, m_catMemory, m_nameMemory, m_catGap, m_catFwdBwd,
+        m_nameFwdBwd;
     // Flow ids of the arrows made here, far above the ids torch.profiler windows bring along, so
     // that a saved session pairs each flow's ends back as they were.
     uint64_t m_nextFlowId = uint64_t(1) << 40;

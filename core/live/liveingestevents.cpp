@@ -177,7 +177,10 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
                 i + 1 < n && records[i + 1].type == uint8_t(RecordType::OpInfo) ? &records[i + 1] : nullptr;
             const ArgsRef args = argsFor(c, r.a, r.b, op);
             // A Begin's device type field is its category (record::RangeCategory).
-            const StringId cat = r.deviceType == uint8_t(record::RangeCategory::CpuOp) ? m_catOp : m_catUser;
+            const StringId cat = r.deviceType == uint8_t(record::RangeCategory::CpuOp) ? m_catOp
+                                 : r.deviceType == uint8_t(record::RangeCategory::PythonFunction)
+                                     ? m_catPython
+                                     : m_catUser;
             uint32_t row;
             if (end >= 0) {
                 row = st.append(t, m_times[size_t(end)] - t, name, cat, args);

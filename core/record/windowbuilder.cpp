@@ -47,6 +47,7 @@ public:
         m_epoch = Clock::epochOffsetNs();
         m_catUser = local("user_annotation");
         m_catOp = local("cpu_op");
+        m_catPython = local("python_function");
         m_catInstant = local("cpu_instant_event");
         m_catMark = local("user_mark");
         m_nameMemory = local("[memory]");
@@ -408,7 +409,9 @@ private:
         RawEvent e = base('X', pid, tid, o.startTicks);
         e.dur = std::max<int64_t>(0, Clock::toNs(endTicks) - Clock::toNs(o.startTicks));
         e.name = localName(o.name);
-        e.cat = o.category == uint8_t(RangeCategory::CpuOp) ? m_catOp : m_catUser;
+        e.cat = o.category == uint8_t(RangeCategory::CpuOp)            ? m_catOp
+                : o.category == uint8_t(RangeCategory::PythonFunction) ? m_catPython
+                                                                       : m_catUser;
         e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o), o.op ? &o : nullptr);
         push(e);
         if (o.op && o.sequenceNr >= 0) {
@@ -556,7 +559,7 @@ private:
     int64_t m_epoch = 0;
     ArgShard& m_shard;
     ChunkResult m_chunk;
-    uint32_t m_catUser, m_catOp, m_catInstant, m_catMark, m_nameMemory;
+    uint32_t m_catUser, m_catOp, m_catPython, m_catInstant, m_catMark, m_nameMemory;
     std::unordered_map<uint32_t, uint32_t> m_nameCache;
     std::unordered_map<uint64_t, ArgsRef> m_payloadArgs;
     std::vector<uint64_t> m_frames; // native frames of the current thread's ranges

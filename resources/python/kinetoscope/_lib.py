@@ -65,6 +65,7 @@ _sigs = {
     "ks_range_push_stack": (None, [_c.c_uint32, _c.c_char_p, _c.c_char_p]),
     "ks_recording_stacks": (_c.c_int, []),
     "ks_range_pop": (None, []),
+    "ks_python_push": (None, [_c.c_uint32]),
     "ks_mark": (None, [_c.c_uint32]),
     "ks_mark_payload": (None, [_c.c_uint32, _c.c_uint64]),
     "ks_payload": (_c.c_uint64, [_c.c_char_p]),

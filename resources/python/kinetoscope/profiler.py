@@ -52,8 +52,9 @@ class profile:  # noqa: N801
     with_stack, with_flops, with_modules, experimental_config, execution_trace_observer, use_cuda).
 
     schedule: kinetoscope.schedule (run natively) or any callable step -> ProfilerAction (ours or
-    torch's, e.g. torch.profiler.schedule(...)). with_modules and experimental_config are accepted
-    and not used (module hierarchy is not recorded). shape_sampling (ours): record input shapes of
+    torch's, e.g. torch.profiler.schedule(...)). with_modules (or with_stack), with torch imported:
+    every nn.Module call is a python_function range "nn.Module: <class>", as torch's Python tracer
+    records it. experimental_config is accepted and not used. shape_sampling (ours): record input shapes of
     every n-th call of each operator. execution_trace_observer: torch's ExecutionTraceObserver
     (torch 2.x) or ExecutionGraphObserver (torch 1.13), registered by the caller; as torch does, it
     is started when each window starts recording and stopped when it stops, and on leaving the
@@ -132,6 +133,7 @@ class profile:  # noqa: N801
         self.observer_status = None
         self._running = False
         self._tagger = None
+        self._modules = None
         self.execution_trace_observer = execution_trace_observer
         self._window_cb = None
         if execution_trace_observer is not None:
@@ -170,12 +172,19 @@ class profile:  # noqa: N801
         _ranges._set_with_stack(self.with_stack)
         if self._tagger:
             self._tagger.start()
+        if (self.with_modules or self.with_stack) and "torch" in sys.modules and self._modules is None:
+            from .moduleranges import ModuleRanges
+            self._modules = ModuleRanges()
+            self._modules.start()
 
     def stop(self):
         if self._running:
             self._running = False
             _ranges._set_with_stack(False)
         try:
+            if self._modules:
+                self._modules.stop()
+                self._modules = None
             if self._tagger:
                 self._tagger.stop()
                 self._tagger = None
