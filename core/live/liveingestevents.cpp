@@ -131,6 +131,7 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
     m_times.resize(n);
     std::vector<int32_t> stack;
     TimeNs last = ts.last;
+    size_t timed = n; // the first record with a time (OpInfo records have none)
     for (size_t i = 0; i < n; ++i) {
         const WireRecord& r = records[i];
         if (r.type == uint8_t(RecordType::OpInfo)) {
@@ -145,6 +146,7 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
         const TimeNs t = std::max(toTrace(r.timeNs), last);
         m_times[i] = t;
         last = t;
+        if (timed == n) timed = i;
         if (r.type == uint8_t(RecordType::Begin)) {
             stack.push_back(int32_t(i));
         } else if (r.type == uint8_t(RecordType::End) && !stack.empty()) {
@@ -253,10 +255,10 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
         }
     }
     m_counters.events += n;
-    if (n > 0) {
+    if (timed < n) {
         ts.last = last;
         st.advanceTime(last);
-        seen(m_times[0]);
+        seen(m_times[timed]);
         seen(last);
     }
     m_counters.late = m_tracks.late();

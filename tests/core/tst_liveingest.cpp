@@ -318,6 +318,11 @@ private slots:
         QCOMPARE(t.flows()[1].toRow, uint32_t(2));
         QCOMPARE(t.flows()[1].toTs, in.toTrace(1000));
         QVERIFY(t.flows()[0].id != t.flows()[1].id);
+        // An OpInfo cut off from its Begin (a frame of nothing else) is ignored and moves no time.
+        QCOMPARE(feed(in, c, events({op(50, 1, 5, 0)}, 777)), std::string());
+        QVERIFY(in.publish());
+        QCOMPARE(t.startTime(), in.toTrace(100));
+        QCOMPARE(t.flows().size(), size_t(2));
     }
 
     void operatorIdsFromAVersion10SenderAreRefused()
