@@ -1,6 +1,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/loadtrace.h"
 #include "core/analysis/timeline/etlinker.h"
+#include "core/io/etcompanion.h"
 #include "core/io/etreader.h"
 #include "core/io/tracereader.h"
 #include "core/util/jsonwrite.h"
@@ -133,9 +134,21 @@ int runInfo(const Args& args)
     LoadResult r;
     if (!loadTraceForCommand(path, r)) return 1;
     std::shared_ptr<ExecutionTrace> et = r.executionTrace;
+    // Recorded beside the trace under a known name: paired without --et.
+    bool beside = false;
+    if (etPath.empty() && !et) {
+        etPath = findExecutionTraceBeside(path);
+        beside = !etPath.empty();
+    }
     if (!etPath.empty()) {
         EtLoadResult e = readExecutionTraceFile(etPath);
-        if (!e.ok()) {
+        if (!e.ok() && beside) {
+            // Only a guess by name: the trace is still shown.
+            std::fprintf(stderr, "kinetoscope: warning: %s beside the trace is not read: %s\n",
+                         escapeText(etPath).c_str(), escapeText(e.error).c_str());
+            etPath.clear();
+            beside = false;
+        } else if (!e.ok()) {
             std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(etPath).c_str(),
                          escapeText(e.error).c_str());
             return 1;
@@ -143,7 +156,7 @@ int runInfo(const Args& args)
         for (const auto& w : e.warnings)
             std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", escapeText(etPath).c_str(),
                          escapeText(w).c_str());
-        et = e.trace;
+        if (e.ok()) et = e.trace;
     }
     const Trace& t = *r.trace;
     if (ops) {
@@ -186,6 +199,7 @@ int runInfo(const Args& args)
     if (et) {
         const EtLinks links = EtLinks::link(t, *et);
         const size_t n = links.ops();
+        if (beside) std::printf("execution trace: %s (beside the trace)\n", escapeText(etPath).c_str());
         std::printf("execution trace: schema %s, %zu ops, %zu tensors\n",
                     et->schema.empty() ? "?" : escapeText(et->schema).c_str(), n, et->tensorCount());
         std::printf(

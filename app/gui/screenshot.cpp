@@ -63,10 +63,8 @@ int runScreenshot(const QString& file, const QString& out, QSize size, const QSt
         QObject::connect(w, &ui::RankJobWindow::jobLoaded, w,
                          [&, w] { QTimer::singleShot(100, w, [&, w] { save(w, out, size, code); }); });
         QObject::connect(w, &ui::RankJobWindow::loadFailed, window, [&](const QString& error) {
-            std::fprintf(stderr, "kinetoscope: %s: %s
-                                 ", escapeText(file.toStdString()).c_str(),
-                                 escapeText(error.toStdString())
-                                     .c_str());
+            std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(file.toStdString()).c_str(),
+                         escapeText(error.toStdString()).c_str());
             qApp->quit();
         });
     });

@@ -140,6 +140,9 @@ ks_profiler* ks_profiler_create_scheduled(const char* options_json, ks_schedule_
             if (raw->handler) raw->handler(*raw->profiler);
             if (raw->readyFn) raw->readyFn(raw, raw->readyUser);
         };
+        o.onWindow = [raw](Profiler&, bool recording) {
+            if (raw->windowFn) raw->windowFn(raw, recording ? 1 : 0, raw->windowUser);
+        };
         p->profiler = std::make_unique<Profiler>(std::move(o));
         t_error.clear();
         return p.release();
@@ -179,6 +182,13 @@ void ks_profiler_set_trace_ready(ks_profiler* p, ks_trace_ready_fn fn, void* use
     if (!p) return;
     p->readyFn = fn;
     p->readyUser = user;
+}
+
+void ks_profiler_set_window_callback(ks_profiler* p, ks_window_fn fn, void* user)
+{
+    if (!p) return;
+    p->windowFn = fn;
+    p->windowUser = user;
 }
 
 int ks_profiler_set_tensorboard_handler(ks_profiler* p, const char* dir, const char* worker, int use_gzip)
@@ -331,6 +341,14 @@ void ks_range_pop(void)
 void ks_mark(uint32_t name)
 {
     mark(name);
+}
+void ks_python_push(uint32_t name)
+{
+    pythonBegin(name);
+}
+void ks_mark_payload(uint32_t name, uint64_t payload)
+{
+    mark(name, payload);
 }
 void ks_counter(uint32_t name, double value)
 {

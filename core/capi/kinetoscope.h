@@ -26,6 +26,9 @@ extern "C" {
 
 typedef struct ks_profiler ks_profiler;
 typedef void (*ks_trace_ready_fn)(ks_profiler* profiler, void* user);
+/* recording: 1 as a window starts recording (before anything is recorded), 0 as it stops (before
+ * its trace is built and on_trace_ready runs). */
+typedef void (*ks_window_fn)(ks_profiler* profiler, int recording, void* user);
 
 KS_API uint32_t ks_abi_version(void);
 KS_API const char* ks_last_error(void);
@@ -57,6 +60,8 @@ KS_API int ks_profiler_stop(ks_profiler* p);
 KS_API int64_t ks_profiler_step_num(const ks_profiler* p);
 /* Called from step()/stop() on the calling thread when a window is ready (on_trace_ready). */
 KS_API void ks_profiler_set_trace_ready(ks_profiler* p, ks_trace_ready_fn fn, void* user);
+/* Called at each window's start and stop (torch starts its execution trace observer there). */
+KS_API void ks_profiler_set_window_callback(ks_profiler* p, ks_window_fn fn, void* user);
 /* Makes on_trace_ready write <dir>/<worker>.<time_ns>.pt.trace.json[.gz] (worker NULL: host_pid). */
 KS_API int ks_profiler_set_tensorboard_handler(ks_profiler* p, const char* dir, const char* worker,
                                                int use_gzip);
@@ -103,7 +108,13 @@ KS_API void ks_range_push_stack(uint32_t name, const char* call_stack, const cha
 /* 1 while a profiler with with_stack is recording. */
 KS_API int ks_recording_stacks(void);
 KS_API void ks_range_pop(void);
+/* A range of category python_function (torch's Python tracer: "nn.Module: Linear"); ends with
+ * ks_range_pop. */
+KS_API void ks_python_push(uint32_t name);
 KS_API void ks_mark(uint32_t name);
+/* An instant with the args of a ks_payload id (0: none); a caller that marks the same args often
+ * stores them once. */
+KS_API void ks_mark_payload(uint32_t name, uint64_t payload);
 KS_API void ks_counter(uint32_t name, double value);
 /* device_type uses c10::DeviceType numbers (0 CPU, 1 CUDA, 20 XPU); device_index -1 for CPU. */
 KS_API void ks_record_alloc(const void* ptr, int64_t bytes, int device_type, int device_index);

@@ -12,5 +12,7 @@ struct ks_profiler {
     std::unique_ptr<ks::record::Profiler> profiler;
     ks_trace_ready_fn readyFn = nullptr;
     void* readyUser = nullptr;
+    ks_window_fn windowFn = nullptr;
+    void* windowUser = nullptr;
     std::function<void(ks::record::Profiler&)> handler;
 };

@@ -31,7 +31,10 @@ struct HelloFrame {
 };
 
 // One recorded event with its time already in monotonic ns. Same shape as record::Record; for
-// Complete events `a` is the end time in monotonic ns.
+// Complete events `a` is the end time in monotonic ns. An OpInfo record (protocol 1.1) follows the
+// Begin of its operator and keeps the recorder's layout: timeNs = record function id, name = torch's
+// number for the recording thread (not a string id), a = sequence number (-1 none), b = forward
+// thread id.
 struct WireRecord {
     int64_t timeNs;
     uint8_t type; // record::RecordType

@@ -59,10 +59,13 @@ LiveIngest::LiveIngest(Trace& trace, std::string traceName)
     md.set("traceName", name + "\"");
     m_catUser = trace.internCategory("user_annotation");
     m_catOp = trace.internCategory("cpu_op");
+    m_catPython = trace.internCategory("python_function");
     m_catMark = trace.internCategory("user_mark");
     m_catMemory = trace.internCategory("cpu_instant_event");
     m_nameMemory = trace.strings().intern("[memory]");
     m_catGap = trace.internCategory("kinetoscope_gap");
+    m_catFwdBwd = trace.internCategory("fwdbwd");
+    m_nameFwdBwd = trace.strings().intern("fwdbwd");
 }
 
 LiveIngest::~LiveIngest() = default;
@@ -220,6 +223,7 @@ void LiveIngest::applyHello(Conn& c, const HelloFrame& h)
     c.info.hello = true;
     c.info.pid = h.pid;
     c.info.ppid = h.ppid;
+    c.info.minor = h.minor;
     c.info.program = h.program;
     c.info.host = h.host;
     c.info.options = h.options;

@@ -53,6 +53,7 @@ struct ConnectionInfo {
     std::string program;
     std::string host;
     std::string options;
+    uint16_t minor = 0; // the sender's protocol minor version
     bool hello = false;
     bool goodbye = false;
     bool closed = false;
@@ -127,7 +128,12 @@ private:
     // liveingestevents.cpp: a thread's recorded events and the gaps in them.
     bool applyEvents(Conn& c, const EventsFrame& e, std::string& error);
     void applyGap(Conn& c, const GapFrame& g);
-    ArgsRef argsFor(Conn& c, uint64_t payload, int64_t correlation);
+    // op: the OpInfo record after an operator's Begin (its ids become Kineto's args), or null.
+    ArgsRef argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op = nullptr);
+    // Kineto's fwdbwd arrow between an operator of the forward pass and each backward function
+    // autograd ran for it (record/fwdbwdlinks.h has the rule).
+    void linkAutograd(Conn& c, SliceRef slice, TimeNs start, const WireRecord& op);
+    void addFwdBwdFlow(SliceRef from, TimeNs fromTs, SliceRef to, TimeNs toTs);
     // liveingestdevice.cpp: device activity (sorted by start in place) and memory events.
     void applyDevice(Conn& c, DeviceFrame& d);
     void memory(Conn& c, ThreadState& ts, const WireRecord& r, TimeNs t);
@@ -160,7 +166,11 @@ private:
     TimeNs m_latest;
     TimeNs m_earliest;
     bool m_dirty = false;
-    StringId m_catUser, m_catOp, m_catMark, m_catMemory, m_nameMemory, m_catGap;
+    StringId m_catUser, m_catOp, m_catPython, m_catMark, m_catMemory, m_nameMemory, m_catGap, m_catFwdBwd,
+        m_nameFwdBwd;
+    // Flow ids of the arrows made here, far above the ids torch.profiler windows bring along, so
+    // that a saved session pairs each flow's ends back as they were.
+    uint64_t m_nextFlowId = uint64_t(1) << 40;
     EventsFrame m_events; // reused: decoding copies the records into it
     std::vector<int32_t> m_match;
     std::vector<TimeNs> m_times;

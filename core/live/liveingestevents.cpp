@@ -12,7 +12,14 @@ namespace ks::live {
 
 using record::RecordType;
 
-ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation)
+namespace {
+
+// Backward functions kept while waiting for their forward op, per connection.
+constexpr size_t kMaxEarlyBackward = 1 << 16;
+
+} // namespace
+
+ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op)
 {
     ArgsRef parsed;
     if (payload != 0) {
@@ -45,15 +52,71 @@ ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation)
             if (text != c.payloads.end()) c.payloads.erase(text);
         }
     }
-    if (correlation == 0) return parsed;
+    if (correlation == 0 && !op) return parsed;
     m_shard.begin();
-    m_shard.addInt("External id", correlation);
+    if (correlation != 0) m_shard.addInt("External id", correlation);
     if (parsed.valid())
         m_trace.args().forEach(parsed, [&](const Arg& a) {
             m_shard.add(a.key, a.value);
             return true;
         });
+    if (op) {
+        // As Kineto writes them (and profile windows do): the autograd ids only for ops that
+        // autograd numbered.
+        m_shard.addInt("Record function id", op->timeNs);
+        if (int64_t(op->a) >= 0) {
+            m_shard.addInt("Fwd thread id", op->b);
+            m_shard.addInt("Sequence number", int64_t(op->a));
+        }
+    }
     return m_shard.finish();
+}
+
+void LiveIngest::linkAutograd(Conn& c, SliceRef slice, TimeNs start, const WireRecord& op)
+{
+    const int64_t seq = int64_t(op.a);
+    if (seq < 0) return;
+    const Conn::OpEnd end{slice, start};
+    if (op.b == 0) {
+        // A forward op: keyed by the recording thread's number. Begins arrive in start order, so
+        // the first one of a key is the earliest and outermost, the arrow's start as in Kineto.
+        const std::pair<int64_t, uint64_t> key{seq, op.name};
+        if (!c.forwardOps.try_emplace(key, end).second) return;
+        m_approxBytes += kIngestOtherBytes;
+        auto early = c.earlyBackward.find(key);
+        if (early == c.earlyBackward.end()) return;
+        for (const Conn::OpEnd& b : early->second)
+            addFwdBwdFlow(slice, start, b.slice, b.start);
+        c.earlyBackwardCount -= early->second.size();
+        c.earlyBackward.erase(early);
+        return;
+    }
+    const std::pair<int64_t, uint64_t> key{seq, uint64_t(op.b)};
+    auto fwd = c.forwardOps.find(key);
+    if (fwd != c.forwardOps.end()) {
+        addFwdBwdFlow(fwd->second.slice, fwd->second.start, slice, start);
+    } else if (c.earlyBackwardCount < kMaxEarlyBackward) {
+        c.earlyBackward[key].push_back(end);
+        ++c.earlyBackwardCount;
+        m_approxBytes += kIngestOtherBytes;
+    }
+}
+
+void LiveIngest::addFwdBwdFlow(SliceRef from, TimeNs fromTs, SliceRef to, TimeNs toTs)
+{
+    Flow f;
+    f.id = m_nextFlowId++;
+    f.category = m_catFwdBwd;
+    f.name = m_nameFwdBwd;
+    f.fromTrack = from.track;
+    f.fromRow = from.index;
+    f.toTrack = to.track;
+    f.toRow = to.index;
+    f.fromTs = fromTs;
+    f.toTs = toTs;
+    f.hasFrom = f.hasTo = true;
+    m_trace.flows().push_back(f);
+    m_approxBytes += kIngestOtherBytes;
 }
 
 bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
@@ -68,11 +131,22 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
     m_times.resize(n);
     std::vector<int32_t> stack;
     TimeNs last = ts.last;
+    size_t timed = n; // the first record with a time (OpInfo records have none)
     for (size_t i = 0; i < n; ++i) {
         const WireRecord& r = records[i];
+        if (r.type == uint8_t(RecordType::OpInfo)) {
+            // Ids, no time (protocol 1.1).
+            if (c.info.minor < 1) {
+                error = "events frame: operator ids (event type 9) from a protocol 1.0 sender";
+                return false;
+            }
+            m_times[i] = last;
+            continue;
+        }
         const TimeNs t = std::max(toTrace(r.timeNs), last);
         m_times[i] = t;
         last = t;
+        if (timed == n) timed = i;
         if (r.type == uint8_t(RecordType::Begin)) {
             stack.push_back(int32_t(i));
         } else if (r.type == uint8_t(RecordType::End) && !stack.empty()) {
@@ -85,6 +159,8 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
     for (size_t i = 0; i < n; ++i) {
         const WireRecord& r = records[i];
         const TimeNs t = m_times[i];
+        // Applied with the Begin before it; its name field is not a string id.
+        if (r.type == uint8_t(RecordType::OpInfo)) continue;
         StringId name;
         if (!c.name(r.name, name)) {
             error = "events frame: string id " + std::to_string(r.name) + " was never defined";
@@ -99,14 +175,22 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
                 if (end < 0) ts.open.push_back(ThreadState::kSkipped);
                 break;
             }
-            const ArgsRef args = argsFor(c, r.a, r.b);
+            const WireRecord* op =
+                i + 1 < n && records[i + 1].type == uint8_t(RecordType::OpInfo) ? &records[i + 1] : nullptr;
+            const ArgsRef args = argsFor(c, r.a, r.b, op);
             // A Begin's device type field is its category (record::RangeCategory).
-            const StringId cat = r.deviceType == uint8_t(record::RangeCategory::CpuOp) ? m_catOp : m_catUser;
+            const StringId cat = r.deviceType == uint8_t(record::RangeCategory::CpuOp) ? m_catOp
+                                 : r.deviceType == uint8_t(record::RangeCategory::PythonFunction)
+                                     ? m_catPython
+                                     : m_catUser;
+            uint32_t row;
             if (end >= 0) {
-                st.append(t, m_times[size_t(end)] - t, name, cat, args);
+                row = st.append(t, m_times[size_t(end)] - t, name, cat, args);
             } else {
-                ts.open.push_back(st.begin(t, name, cat, args));
+                row = st.begin(t, name, cat, args);
+                ts.open.push_back(row);
             }
+            if (op) linkAutograd(c, SliceRef{ts.track, row}, t, *op);
             ++m_counters.slices;
             m_approxBytes += kIngestSliceBytes;
             break;
@@ -165,16 +249,16 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
             seen(end);
             break;
         }
-        case RecordType::Stack:  // never on the wire: the sender keeps stacks to windows
-        case RecordType::OpInfo: // nor operator ids
+        case RecordType::Stack: // never on the wire: the sender keeps stacks to windows
+        case RecordType::OpInfo:
             break;
         }
     }
     m_counters.events += n;
-    if (n > 0) {
+    if (timed < n) {
         ts.last = last;
         st.advanceTime(last);
-        seen(m_times[0]);
+        seen(m_times[timed]);
         seen(last);
     }
     m_counters.late = m_tracks.late();

@@ -40,6 +40,16 @@ struct LiveIngest::Conn {
     std::map<std::tuple<int, int, uint64_t>, int64_t> allocations;
     std::map<uint32_t, TimeNs> counterLast; // by counter track
     TrackId steps;
+    // Autograd links (OpInfo records): the first forward op of each (sequence number, torch
+    // thread), and backward functions that arrived before their forward op (another thread's
+    // batch can come first), bounded.
+    struct OpEnd {
+        SliceRef slice;
+        TimeNs start = 0;
+    };
+    std::map<std::pair<int64_t, uint64_t>, OpEnd> forwardOps;
+    std::map<std::pair<int64_t, uint64_t>, std::vector<OpEnd>> earlyBackward;
+    size_t earlyBackwardCount = 0;
 
     bool name(uint32_t id, StringId& out) const
     {

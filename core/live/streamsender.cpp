@@ -448,24 +448,31 @@ void StreamSender::encodeRecords(State* s)
                 s->threadNames[t.tid] = t.name;
                 encodeThread(s->out, t.tid, t.name);
             }
-            size_t n = std::min<size_t>(kRecordsPerFrame, total - i);
-            if (mark < t.drops.size()) n = std::min(n, t.drops[mark].index - i);
+            const size_t limit = mark < t.drops.size() ? t.drops[mark].index : total;
+            size_t n = std::min<size_t>(kRecordsPerFrame, limit - i);
+            // A Begin's Stack and OpInfo records go in its frame: the receiver pairs an OpInfo with
+            // the Begin right before it.
+            while (i + n < limit && (t.records[i + n].type == record::RecordType::Stack ||
+                                     t.records[i + n].type == record::RecordType::OpInfo))
+                ++n;
             s->scratch.resize(n);
             size_t sent = 0;
             for (size_t k = 0; k < n; ++k) {
                 const record::Record& r = t.records[i + k];
                 // Call stacks (a with_stack profile recording while streaming) are not part of the
                 // live protocol.
-                // Nor are operator ids (OpInfo): live views show the ops, windows carry the ids.
-                if (r.type == record::RecordType::Stack || r.type == record::RecordType::OpInfo) continue;
+                if (r.type == record::RecordType::Stack) continue;
                 WireRecord& w = s->scratch[sent++];
-                w.timeNs = record::Clock::toNs(r.ticks);
+                // An OpInfo's time and name fields hold ids: they travel as recorded.
+                const bool ids = r.type == record::RecordType::OpInfo;
+                w.timeNs = ids ? int64_t(r.ticks) : record::Clock::toNs(r.ticks);
                 w.type = uint8_t(r.type);
                 w.deviceType = r.deviceType;
                 w.deviceIndex = r.deviceIndex;
                 w.name = r.name;
                 w.a = r.a;
                 w.b = r.b;
+                if (ids) continue;
                 if (r.name != 0) s->defineName(r.name);
                 if (r.type == record::RecordType::Complete) w.a = uint64_t(record::Clock::toNs(r.a));
                 if (r.type == record::RecordType::Begin && r.a != 0 && s->definedPayloads.insert(r.a).second)

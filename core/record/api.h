@@ -92,6 +92,13 @@ inline void opBegin(uint32_t name, uint64_t payload, uint64_t recordFunctionId, 
     buf->commit();
 }
 
+// A Python call as torch's Python tracer records it (category python_function): module forwards
+// of a with_modules profile. No stack and no correlation: torch gives these neither.
+inline void pythonBegin(uint32_t name)
+{
+    if (recording()) write(RecordType::Begin, name, 0, 0, uint8_t(RangeCategory::PythonFunction));
+}
+
 // A range whose call stack the caller knows (stackText: the interned "Call stack" text, frames
 // innermost first joined by ';'); recorded whether or not with_stack is on.
 inline void rangeBeginWithStack(uint32_t name, uint32_t stackText, uint64_t payload = 0)

@@ -165,6 +165,7 @@ void Profiler::prepareTrace()
 
 void Profiler::startTrace()
 {
+    if (m_options.onWindow) m_options.onWindow(*this, true);
     Recorder& rec = Recorder::instance();
     rec.discardAll();
     for (auto& c : m_activeCollectors)
@@ -181,6 +182,7 @@ void Profiler::startTrace()
 
 void Profiler::stopTrace()
 {
+    if (m_options.onWindow) m_options.onWindow(*this, false);
     Recorder& rec = Recorder::instance();
     rec.setActive(false);
     setStackCapture(false, false);

@@ -38,6 +38,10 @@ struct ProfilerOptions {
     std::optional<Schedule> schedule; // none: record from start() to stop(), no step markers
     ScheduleFn scheduleFn;            // a custom schedule; wins over `schedule`
     std::function<void(Profiler&)> onTraceReady;
+    // Called as a window starts recording (true, before anything is recorded) and as it stops
+    // (false, before its trace is built): torch.profiler starts and stops its execution trace
+    // observer there.
+    std::function<void(Profiler&, bool recording)> onWindow;
     bool recordShapes = false;
     bool profileMemory = false;
     // Each range records the call stack it was opened from, as the "Call stack" arg of its slice

@@ -25,6 +25,7 @@ enum class RecordType : uint8_t {
 enum class RangeCategory : uint8_t {
     UserAnnotation = 0, // record_function / ks ranges
     CpuOp = 1,          // an operator or autograd function seen by the torch observer
+    PythonFunction = 2, // a Python call torch's Python tracer would show (nn.Module forwards)
 };
 
 // One recorded event: 32 bytes, written by exactly one thread into its own buffer. Times are raw

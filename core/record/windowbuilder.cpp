@@ -246,7 +246,9 @@ private:
         RawEvent e = m_out.event('X', pid, tid, o.startTicks);
         e.dur = std::max<int64_t>(0, Clock::toNs(endTicks) - Clock::toNs(o.startTicks));
         e.name = localName(o.name);
-        e.cat = o.category == uint8_t(RangeCategory::CpuOp) ? m_out.catOp() : m_out.catUser();
+        e.cat = o.category == uint8_t(RangeCategory::CpuOp)            ? m_out.catOp()
+                : o.category == uint8_t(RangeCategory::PythonFunction) ? m_out.catPython()
+                                                                       : m_out.catUser();
         e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o), o.op ? &o : nullptr);
         m_out.push(e);
         if (o.op && o.sequenceNr >= 0) {

@@ -13,6 +13,7 @@ WindowEmitter::WindowEmitter(Trace& trace, const WindowOptions& options, int64_t
     m_epoch = Clock::epochOffsetNs();
     m_catUser = local("user_annotation");
     m_catOp = local("cpu_op");
+    m_catPython = local("python_function");
     m_catInstant = local("cpu_instant_event");
     m_catMark = local("user_mark");
     m_nameMemory = local("[memory]");

@@ -28,6 +28,7 @@ public:
     // depend on which converter runs first.
     uint32_t catUser() const { return m_catUser; }
     uint32_t catOp() const { return m_catOp; }
+    uint32_t catPython() const { return m_catPython; }
     uint32_t catMark() const { return m_catMark; }
 
     uint32_t local(std::string_view s) { return m_chunk.strings->intern(s).value; }
@@ -66,7 +67,7 @@ private:
     int64_t m_epoch = 0;
     ArgShard& m_shard;
     ChunkResult m_chunk;
-    uint32_t m_catUser, m_catOp, m_catInstant, m_catMark, m_nameMemory;
+    uint32_t m_catUser, m_catOp, m_catPython, m_catInstant, m_catMark, m_nameMemory;
     std::map<std::pair<int, int>, int64_t> m_totals;
     std::map<std::pair<std::pair<int, int>, uint64_t>, int64_t> m_live;
     bool m_keyed = false;

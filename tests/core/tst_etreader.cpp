@@ -5,10 +5,12 @@
 // comparison with torch 1.13 itself is tests/scripts/test_et_golden.sh.
 
 #include "core/analysis/timeline/etlinker.h"
+#include "core/io/etcompanion.h"
 #include "core/io/etreader.h"
 #include "core/io/tracereader.h"
 #include "loadmessages.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
 #include <random>
@@ -59,7 +61,35 @@ private slots:
     void otherJsonIsOneLineError();
     void badFieldsAndCyclesAreSurvived();
     void flippedBytesNeverCrash();
+    void foundBesideItsTraceByName();
 };
+
+void TestEtReader::foundBesideItsTraceByName()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string d = dir.path().toStdString() + "/";
+    auto write = [&](const std::string& name, const std::string& text) { std::ofstream(d + name) << text; };
+    const std::string et = fixture();
+    write("run.pt.trace.json", "{\"traceEvents\": []}");
+    QCOMPARE(findExecutionTraceBeside(d + "run.pt.trace.json"), std::string());
+    // A JSON file with a matching name that is no execution trace does not count.
+    write("run.et.json", "{\"traceEvents\": [], \"schema\": 1, \"nodes\": []}");
+    QCOMPARE(findExecutionTraceBeside(d + "run.pt.trace.json"), std::string());
+    write("run_et.json", et);
+    QCOMPARE(findExecutionTraceBeside(d + "run.pt.trace.json"), d + "run_et.json");
+    QCOMPARE(findExecutionTraceBeside(d + "run.pt.trace.json.gz"), d + "run_et.json");
+    QCOMPARE(findExecutionTraceBeside(d + "run.json"), d + "run_et.json");
+    write("run.et.json", et); // the first name tried wins
+    QCOMPARE(findExecutionTraceBeside(d + "run.pt.trace.json"), d + "run.et.json");
+    // Chakra's naming, per rank.
+    write("pytorch_et_3.json", et);
+    QCOMPARE(findExecutionTraceBeside(d + "kineto_trace_3.json"), d + "pytorch_et_3.json");
+    QCOMPARE(findExecutionTraceBeside(d + "kineto_trace_4.json"), std::string());
+    // An execution trace is not its own companion; a name without a trace suffix has none.
+    QCOMPARE(findExecutionTraceBeside(d + "run.et.json"), std::string());
+    QCOMPARE(findExecutionTraceBeside(d + "run"), std::string());
+}
 
 void TestEtReader::readsTorch113()
 {

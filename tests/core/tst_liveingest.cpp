@@ -258,6 +258,90 @@ private slots:
         QVERIFY(QString::fromStdString(e).contains(QStringLiteral("second hello")));
     }
 
+    void operatorIdsBecomeKinetoArgsAndFwdBwdArrows()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(7);
+        QCOMPARE(feed(in, c, hello(7)), std::string());
+        auto op = [](uint64_t rfid, uint32_t torchThread, int64_t seq, uint64_t fwdThread) {
+            return WireRecord{int64_t(rfid), uint8_t(RecordType::OpInfo), 0, 0, torchThread,
+                              uint64_t(seq), int64_t(fwdThread)};
+        };
+        const uint64_t bwdTid = 502;
+        // The backward thread's batch comes first: its arrow waits for the forward op. Sequence
+        // number 5 belongs to torch thread 1, 9 to no forward op ever sent.
+        QCOMPARE(
+            feed(in, c,
+                 events({rec(900, RecordType::Begin, 2, 0, 30), op(30, 2, 5, 1), rec(950, RecordType::End),
+                         rec(960, RecordType::Begin, 2, 0, 31), op(31, 2, 9, 1), rec(970, RecordType::End)},
+                        bwdTid)),
+            std::string());
+        QCOMPARE(t.flows().size(), size_t(0));
+        // Forward: outer op (seq 5) encloses an inner op with the same sequence number (not an
+        // arrow start), then an op autograd did not number (-1).
+        QCOMPARE(feed(in, c,
+                      events({rec(100, RecordType::Begin, 1, 0, 10), op(10, 1, 5, 0),
+                              rec(110, RecordType::Begin, 2, 0, 11), op(11, 1, 5, 0),
+                              rec(120, RecordType::End), rec(130, RecordType::End),
+                              rec(140, RecordType::Begin, 3, 0, 12), op(12, 1, -1, 0)})),
+                 std::string());
+        const SliceTrack& fwd = threadTrack(t, kTid)->slices;
+        QCOMPARE(fwd.size(), size_t(3));
+        QCOMPARE(fwd.start(1), in.toTrace(110)); // the OpInfo records take no time
+        QCOMPARE(t.args().get(fwd.args(0), "External id").i, int64_t(10));
+        QCOMPARE(t.args().get(fwd.args(0), "Record function id").i, int64_t(10));
+        QCOMPARE(t.args().get(fwd.args(0), "Sequence number").i, int64_t(5));
+        QCOMPARE(t.args().get(fwd.args(0), "Fwd thread id").i, int64_t(0));
+        QCOMPARE(t.args().get(fwd.args(2), "Record function id").i, int64_t(12));
+        QVERIFY(!t.args().has(fwd.args(2), "Sequence number"));
+        // The early backward op is linked now; a second backward op comes after its forward op.
+        QCOMPARE(t.flows().size(), size_t(1));
+        QCOMPARE(feed(in, c, events({rec(1000, RecordType::Begin, 2, 0, 40), op(40, 2, 5, 1)}, bwdTid)),
+                 std::string());
+        QCOMPARE(t.flows().size(), size_t(2));
+        const SliceTrack& bwd = threadTrack(t, bwdTid)->slices;
+        QCOMPARE(t.args().get(bwd.args(0), "Fwd thread id").i, int64_t(1));
+        for (size_t i = 0; i < 2; ++i) {
+            const Flow& f = t.flows()[i];
+            QCOMPARE(t.str(f.category), std::string_view("fwdbwd"));
+            QVERIFY(f.hasFrom && f.hasTo);
+            QCOMPARE(f.fromRow, uint32_t(0)); // the outer forward op
+            QCOMPARE(f.fromTs, in.toTrace(100));
+            QCOMPARE(f.toTrack, threadTrack(t, bwdTid)->id);
+        }
+        QCOMPARE(t.flows()[0].toRow, uint32_t(0));
+        QCOMPARE(t.flows()[1].toRow, uint32_t(2));
+        QCOMPARE(t.flows()[1].toTs, in.toTrace(1000));
+        QVERIFY(t.flows()[0].id != t.flows()[1].id);
+        // An OpInfo cut off from its Begin (a frame of nothing else) is ignored and moves no time.
+        QCOMPARE(feed(in, c, events({op(50, 1, 5, 0)}, 777)), std::string());
+        QVERIFY(in.publish());
+        QCOMPARE(t.startTime(), in.toTrace(100));
+        QCOMPARE(t.flows().size(), size_t(2));
+    }
+
+    void operatorIdsFromAVersion10SenderAreRefused()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(1);
+        std::string b;
+        HelloFrame h;
+        h.pid = 1;
+        h.minor = 0;
+        encodeHello(b, h);
+        encodeStrings(b, {{1, "aten::mm"}});
+        QCOMPARE(feed(in, c, b), std::string());
+        // Without operator ids a 1.0 stream is read as before.
+        QCOMPARE(feed(in, c, events({rec(10, RecordType::Begin, 1, 0, 3), rec(20, RecordType::End)})),
+                 std::string());
+        const std::string e = feed(in, c,
+                                   events({rec(30, RecordType::Begin, 1, 0, 4),
+                                           WireRecord{4, uint8_t(RecordType::OpInfo), 0, 0, 1, 0, 0}}));
+        QVERIFY2(QString::fromStdString(e).contains(QStringLiteral("protocol 1.0")), e.c_str());
+    }
+
     void windowsArePlacedByTheirStepAnchors()
     {
         QTemporaryDir dir;

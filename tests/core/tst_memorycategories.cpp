@@ -2,6 +2,7 @@
 #include "memorytracetext.h"
 
 #include <QTest>
+#include <map>
 
 using namespace ks;
 using ks::test::TraceText;
@@ -230,6 +231,66 @@ private slots:
             .mem(120, 64, 0x1)
             .mem(170, -64, 0x1);
         CHECK_RULE(categoryOf(t, 0x1), Unknown, NoEvidence);
+    }
+
+    void recordedTensorsOverrideTheRules()
+    {
+        // "[memory category]" marks (kinetoscope.profile's MemoryTagger): the block alive at the
+        // address at the mark's time takes its category; a later block at the same address does
+        // not; storages from before the window come out of the baseline.
+        auto tag = [](int64_t ts, const char* category, const std::string& addrs, const std::string& bytes,
+                      int deviceType = 1) {
+            return "{\"ph\": \"i\", \"cat\": \"user_mark\", \"s\": \"t\", \"name\": \"[memory category]\", "
+                   "\"pid\": 1, \"tid\": 1, \"ts\": " +
+                   std::to_string(ts) + ", \"args\": {\"Category\": \"" + category +
+                   "\", \"Device Type\": " + std::to_string(deviceType) +
+                   ", \"Device Id\": 0, \"Addr\": " + addrs + ", \"Bytes\": " + bytes + "}}";
+        };
+        TraceText text = iteration();
+        // 0xabc: allocated in the forward and freed in backward (C1 by the rules), tagged INPUT
+        // while alive; then reused at 0xabc by an op temporary after the tag.
+        text.mem(112, 4096, 0xabc, 1, 0, 1, 10000 + 4096)
+            .mem(420, -4096, 0xabc, 1, 0, 2, 10000)
+            .mem(1112, 512, 0xabc, 1, 0, 1, 10000 + 512)
+            .mem(1140, -512, 0xabc, 1, 0, 1, 10000)
+            .raw(tag(150, "INPUT", "[2748]", "[4096]"))
+            // Two parameters from before the window (6000 of the 10000 baseline bytes), one
+            // tagged twice; a mark for another device and a broken one are ignored.
+            .raw(tag(50, "PARAMETER", "[65536, 131072]", "[2000, 4000]"))
+            .raw(tag(1500, "PARAMETER", "[65536]", "[2000]"))
+            .raw(tag(60, "GRADIENT", "[2748]", "[4096]", 0))
+            .raw(tag(70, "GRADIENT", "[1, 2]", "[8]"));
+        auto trace = text.load();
+        QVERIFY(trace);
+        const MemoryTimeline tl = MemoryTimeline::build(*trace);
+        const MemoryDeviceTimeline* dev = tl.find(MemoryDevice{1, 0});
+        QVERIFY(dev);
+        std::vector<const MemoryAllocation*> at;
+        const MemoryAllocation* baseline = nullptr;
+        std::map<uint64_t, const MemoryAllocation*> before;
+        for (const MemoryAllocation& a : dev->allocations) {
+            if (a.addr == 0xabc) at.push_back(&a);
+            if (a.flags & MemoryAllocation::kBaseline) {
+                if (a.rule == MemoryRule::Recorded)
+                    before[a.addr] = &a;
+                else
+                    baseline = &a;
+            }
+        }
+        QCOMPARE(at.size(), size_t(2));
+        QCOMPARE(at[0]->category, MemoryCategory::Input);
+        QCOMPARE(at[0]->rule, MemoryRule::Recorded);
+        QCOMPARE(at[1]->category, MemoryCategory::Temporary);
+        QCOMPARE(at[1]->rule, MemoryRule::SameTopLevelOp);
+        QCOMPARE(before.size(), size_t(2));
+        QCOMPARE(before.at(65536)->bytes, int64_t(2000));
+        QCOMPARE(before.at(131072)->bytes, int64_t(4000));
+        QCOMPARE(before.at(65536)->category, MemoryCategory::Parameter);
+        QVERIFY(baseline);
+        QCOMPARE(baseline->bytes, int64_t(4000));
+        QCOMPARE(dev->initial[size_t(MemoryCategory::Parameter)], int64_t(6000));
+        QCOMPARE(dev->initial[size_t(MemoryCategory::Unknown)], int64_t(4000));
+        QCOMPARE(dev->initial[size_t(MemoryCategory::Gradient)], int64_t(0));
     }
 
     void legacyBackwardNodesWithoutEvaluateFunction()

@@ -40,6 +40,7 @@ for name, per_step in (("aten::linear", 2), ("aten::addmm", 2), ("aten::relu", 1
 # Every linear op inside an nn.Module: Linear range on the same thread.
 modules = [e for e in ops if e["name"] == "nn.Module: Linear"]
 check(len(modules) == 2 * steps, f"{len(modules)} module ranges")
+check(all(m.get("cat") == "python_function" for m in modules), "module ranges not of category python_function")
 inside = sum(1 for e in ops if e["name"] == "aten::linear" and any(
     m["tid"] == e["tid"] and m["ts"] <= e["ts"] and e["ts"] + e["dur"] <= m["ts"] + m["dur"] for m in modules))
 check(inside == 2 * steps, f"{inside} of {counts['aten::linear']} aten::linear inside a Linear module range")

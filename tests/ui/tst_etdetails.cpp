@@ -4,6 +4,7 @@
 // reason in the panel.
 
 #include "core/io/tracereader.h"
+#include "core/io/tracewriter.h"
 #include "ui/document/tracedocument.h"
 #include "ui/panels/detailshtml.h"
 #include "ui/panels/detailspanel.h"
@@ -37,7 +38,35 @@ class TestEtDetails : public QObject {
 private slots:
     void showsTensorsAndEdges();
     void badFileLeavesReason();
+    void theOneBesideTheTraceIsPairedOnOpen();
 };
+
+void TestEtDetails::theOneBesideTheTraceIsPairedOnOpen()
+{
+    // run.pt.trace.json (the execution trace's ops as a Kineto trace, with their record function
+    // ids) and run.et.json beside it: loading the trace attaches the execution trace.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    LoadResult r = loadTraceFile(kFixture);
+    QVERIFY2(r.ok(), r.error.c_str());
+    const std::string tracePath = dir.filePath(QStringLiteral("run.pt.trace.json")).toStdString();
+    QVERIFY(saveTraceFile(*r.trace, tracePath).ok);
+    const std::atomic<bool> cancel{false};
+    DocumentLoad alone = loadDocument(QString::fromStdString(tracePath), cancel, {});
+    QVERIFY(alone.document && !alone.document->executionTrace);
+    std::ifstream in(kFixture, std::ios::binary);
+    std::ofstream(dir.filePath(QStringLiteral("run.et.json")).toStdString()) << in.rdbuf();
+    DocumentLoad load = loadDocument(QString::fromStdString(tracePath), cancel, {});
+    QVERIFY2(load.document, qPrintable(load.error));
+    QVERIFY(load.document->executionTrace);
+    DetailsPanel panel;
+    panel.setDocument(load.document);
+    panel.showSlice(sliceNamed(*load.document->trace, "aten::addmm"));
+    const QString html = panel.toHtml();
+    QVERIFY2(html.contains(QStringLiteral("run.et.json (found beside the trace): 26 of 26 ops linked")),
+             qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("tensor 13")));
+}
 
 void TestEtDetails::showsTensorsAndEdges()
 {

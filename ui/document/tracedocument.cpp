@@ -1,5 +1,8 @@
 #include "ui/document/tracedocument.h"
 
+#include "core/io/etcompanion.h"
+#include "core/io/etreader.h"
+
 #include <chrono>
 
 namespace ks::ui {
@@ -91,6 +94,20 @@ DocumentLoad loadDocument(const QString& path, const std::atomic<bool>& cancel,
     if (cancel.load()) {
         out.cancelled = true;
         return out;
+    }
+    if (!r.executionTrace) {
+        const std::string etPath = findExecutionTraceBeside(path.toStdString());
+        if (!etPath.empty()) {
+            EtLoadResult et = readExecutionTraceFile(etPath);
+            if (et.ok()) {
+                doc->etLinks = std::make_shared<EtLinks>(EtLinks::link(*doc->trace, *et.trace));
+                doc->executionTrace = std::move(et.trace);
+                doc->executionTracePath = QString::fromStdString(etPath);
+            } else {
+                doc->warnings.push_back("The execution trace beside the file (" + etPath +
+                                        ") is not read: " + et.error);
+            }
+        }
     }
     doc->analysisSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     out.document = std::move(doc);

@@ -3,6 +3,7 @@
 #include "core/analysis/memory/memoryseries.h"
 #include "core/analysis/memory/memorytimeline.h"
 #include "core/analysis/timeline/condensedtrack.h"
+#include "core/analysis/timeline/etlinker.h"
 #include "core/analysis/timeline/kernelstats.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/analysis/timeline/lod.h"
@@ -54,6 +55,11 @@ public:
     // By TrackId: the track without its deep Python frames, null where none are left out. Empty in
     // live sessions (their tracks grow).
     std::vector<std::unique_ptr<CondensedTrack>> condensed;
+    // The execution trace recorded beside the file under a known name (io/etcompanion.h), linked to
+    // its ops; null when there is none.
+    std::shared_ptr<const ExecutionTrace> executionTrace;
+    std::shared_ptr<const EtLinks> etLinks;
+    QString executionTracePath;
 
     double loadSeconds = 0;     // reading and building the model
     double analysisSeconds = 0; // everything above after that

@@ -45,6 +45,14 @@ void DetailsPanel::setDocument(std::shared_ptr<const TraceDocument> doc)
     m_et.reset();
     m_etLinks.reset();
     m_etStatus.clear();
+    if (m_doc && m_doc->executionTrace) {
+        m_et = m_doc->executionTrace;
+        m_etLinks = m_doc->etLinks;
+        m_etStatus = QStringLiteral("Execution trace %1 (found beside the trace): %2 of %3 ops linked.")
+                         .arg(QFileInfo(m_doc->executionTracePath).fileName())
+                         .arg(m_etLinks->linked())
+                         .arg(m_etLinks->ops());
+    }
     m_slice = {};
     showPlaceholder();
 }

@@ -44,6 +44,7 @@ constexpr std::array<RuleInfo, kMemoryRuleCount> kRules = {{
     {"C1", "allocated in forward and freed during the following backward"},
     {"C2", "allocated and freed in a forward that a backward pass follows"},
     {"P1", "allocated before the first ProfilerStep and never freed"},
+    {"R1", "recorded from the program's own tensors (parameters, gradients, optimizer state, inputs)"},
 }};
 
 } // namespace

@@ -47,9 +47,10 @@ enum class MemoryRule : uint8_t {
     ForwardFreedInBackward, // C1: allocated in forward, freed during the following backward
     ForwardIntermediate,    // C2: allocated and freed in a forward that a backward follows
     AliveBeforeFirstStep,   // P1: allocated before the first ProfilerStep, never freed
+    Recorded,               // R1: the recorder saw the tensor (a "[memory category]" mark)
 };
 
-inline constexpr size_t kMemoryRuleCount = 15;
+inline constexpr size_t kMemoryRuleCount = 16;
 
 // Short id used in docs/memory-categories.md ("T1", "G4", ...).
 std::string_view memoryRuleId(MemoryRule r);

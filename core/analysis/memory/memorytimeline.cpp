@@ -1,6 +1,7 @@
 #include "core/analysis/memory/memorytimeline.h"
 
 #include "core/analysis/memory/memorycategorizer.h"
+#include "core/analysis/memory/memorytags.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -295,6 +296,7 @@ MemoryTimeline MemoryTimeline::build(const Trace& trace, const MemoryBuildOption
     out.m_scopes = MemoryScopes::build(trace);
     const Column<MemoryEvent>& events = trace.memoryEvents();
 
+    const std::vector<MemoryTag> tags = readMemoryTags(trace);
     std::map<MemoryDevice, LargeVector<uint32_t>> byDevice;
     for (size_t i = 0; i < events.size(); ++i)
         byDevice[deviceOf(events[i])].push_back(uint32_t(i));
@@ -323,6 +325,7 @@ MemoryTimeline MemoryTimeline::build(const Trace& trace, const MemoryBuildOption
         }
         for (MemoryAllocation& a : dev.allocations)
             categorizeAllocation(a, out.m_scopes);
+        applyMemoryTags(dev, tags);
         summarize(dev);
         out.m_devices.push_back(std::move(dev));
     }

@@ -50,6 +50,7 @@ def _declare(lib):
         "ks_intern": (c.c_uint32, [c.c_char_p]),
         "ks_range_push": (None, [c.c_uint32]),
         "ks_range_pop": (None, []),
+        "ks_python_push": (None, [c.c_uint32]),
         "ks_now_ns": (c.c_int64, []),
         "ks_set_thread_name": (None, [c.c_char_p]),
     }
@@ -412,7 +413,8 @@ class _Live:
                 stack = live.tls.stack = []
                 live.lib.ks_set_thread_name(threading.current_thread().name.encode("utf-8", "replace"))
             cls = type(mod)
-            live.lib.ks_range_push(live.intern("nn.Module: " + cls.__name__))
+            # Category python_function, as torch's Python tracer records module calls.
+            live.lib.ks_python_push(live.intern("nn.Module: " + cls.__name__))
             stack.append(id(mod))
 
         def after(mod, inputs, output):

@@ -50,6 +50,7 @@ _sigs = {
     "ks_profiler_stop": (_c.c_int, [_c.c_void_p]),
     "ks_profiler_step_num": (_c.c_int64, [_c.c_void_p]),
     "ks_profiler_set_trace_ready": (None, [_c.c_void_p, _c.c_void_p, _c.c_void_p]),
+    "ks_profiler_set_window_callback": (None, [_c.c_void_p, _c.c_void_p, _c.c_void_p]),
     "ks_profiler_set_tensorboard_handler": (_c.c_int, [_c.c_void_p, _c.c_char_p, _c.c_char_p, _c.c_int]),
     "ks_profiler_add_metadata": (_c.c_int, [_c.c_void_p, _c.c_char_p, _c.c_char_p]),
     "ks_profiler_add_metadata_json": (_c.c_int, [_c.c_void_p, _c.c_char_p, _c.c_char_p]),
@@ -64,7 +65,10 @@ _sigs = {
     "ks_range_push_stack": (None, [_c.c_uint32, _c.c_char_p, _c.c_char_p]),
     "ks_recording_stacks": (_c.c_int, []),
     "ks_range_pop": (None, []),
+    "ks_python_push": (None, [_c.c_uint32]),
     "ks_mark": (None, [_c.c_uint32]),
+    "ks_mark_payload": (None, [_c.c_uint32, _c.c_uint64]),
+    "ks_payload": (_c.c_uint64, [_c.c_char_p]),
     "ks_counter": (None, [_c.c_uint32, _c.c_double]),
     "ks_record_alloc": (None, [_c.c_void_p, _c.c_int64, _c.c_int, _c.c_int]),
     "ks_record_free": (None, [_c.c_void_p, _c.c_int, _c.c_int]),
@@ -82,6 +86,7 @@ if lib.ks_abi_version() != ABI_VERSION:
 
 TRACE_READY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 SCHEDULE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_void_p)
+WINDOW_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)
 
 
 class KinetoscopeError(RuntimeError):

@@ -49,17 +49,22 @@ class record_function(_ranges.range):  # noqa: N801
 
 class profile:  # noqa: N801
     """torch.profiler.profile(activities, schedule, on_trace_ready, record_shapes, profile_memory,
-    with_stack, with_flops, with_modules, experimental_config, use_cuda).
+    with_stack, with_flops, with_modules, experimental_config, execution_trace_observer, use_cuda).
 
     schedule: kinetoscope.schedule (run natively) or any callable step -> ProfilerAction (ours or
-    torch's, e.g. torch.profiler.schedule(...)). with_modules and experimental_config are accepted
-    and not used (module hierarchy is not recorded). shape_sampling (ours): record input shapes of
-    every n-th call of each operator.
+    torch's, e.g. torch.profiler.schedule(...)). with_modules (or with_stack), with torch imported:
+    every nn.Module call is a python_function range "nn.Module: <class>", as torch's Python tracer
+    records it. experimental_config is accepted and not used. shape_sampling (ours): record input shapes of
+    every n-th call of each operator. execution_trace_observer: torch's ExecutionTraceObserver
+    (torch 2.x) or ExecutionGraphObserver (torch 1.13), registered by the caller; as torch does, it
+    is started when each window starts recording and stopped when it stops, and on leaving the
+    context manager its cleanup() (torch 2.x) is called.
     """
 
     def __init__(self, *, activities=None, schedule=None, on_trace_ready=None, record_shapes=False,
                  profile_memory=False, with_stack=False, with_flops=False, with_modules=False,
-                 experimental_config=None, use_cuda=None, shape_sampling=1, op_filter=None):
+                 experimental_config=None, execution_trace_observer=None, use_cuda=None, shape_sampling=1,
+                 op_filter=None):
         acts = set(activity_name(a) for a in activities) if activities else \
             set(activity_name(a) for a in supported_activities())
         if use_cuda is not None:
@@ -127,6 +132,21 @@ class profile:  # noqa: N801
         self._observer_token = None
         self.observer_status = None
         self._running = False
+        self._tagger = None
+        self._modules = None
+        self.execution_trace_observer = execution_trace_observer
+        self._window_cb = None
+        if execution_trace_observer is not None:
+            def on_window(_handle, recording, _user):
+                try:
+                    if recording:
+                        execution_trace_observer.start()
+                    else:
+                        execution_trace_observer.stop()
+                except BaseException as e:  # re-raised by step()/start()/stop() on the caller's side
+                    self._schedule_error = self._schedule_error or e
+            self._window_cb = _lib.WINDOW_FN(on_window)  # kept alive as long as the profiler
+            lib.ks_profiler_set_window_callback(self._p, self._window_cb, None)
 
     def __del__(self):
         _observer.release(getattr(self, "_observer_token", None))
@@ -143,16 +163,31 @@ class profile:  # noqa: N801
     def start(self):
         if "torch" in sys.modules and self._observer_token is None:
             self._observer_token, self.observer_status = _observer.acquire(self._observer_options)
+            if self.profile_memory and self._observer_token is not None:
+                from .memorytags import MemoryTagger
+                self._tagger = MemoryTagger()
         check(lib.ks_profiler_start(self._p))
         self._raise_schedule_error()
         self._running = True
         _ranges._set_with_stack(self.with_stack)
+        if self._tagger:
+            self._tagger.start()
+        if (self.with_modules or self.with_stack) and "torch" in sys.modules and self._modules is None:
+            from .moduleranges import ModuleRanges
+            self._modules = ModuleRanges()
+            self._modules.start()
 
     def stop(self):
         if self._running:
             self._running = False
             _ranges._set_with_stack(False)
         try:
+            if self._modules:
+                self._modules.stop()
+                self._modules = None
+            if self._tagger:
+                self._tagger.stop()
+                self._tagger = None
             check(lib.ks_profiler_stop(self._p))
         finally:
             _observer.release(self._observer_token)
@@ -160,8 +195,13 @@ class profile:  # noqa: N801
         self._raise_schedule_error()
 
     def step(self):
+        # Tagged on both sides of the boundary: the window that ends and the one that may begin.
+        if self._tagger:
+            self._tagger.tag_state()
         check(lib.ks_profiler_step(self._p))
         self._raise_schedule_error()
+        if self._tagger:
+            self._tagger.tag_state()
 
     def __enter__(self):
         self.start()
@@ -169,6 +209,9 @@ class profile:  # noqa: N801
 
     def __exit__(self, *exc):
         self.stop()
+        cleanup = getattr(self.execution_trace_observer, "cleanup", None)
+        if cleanup is not None:
+            cleanup()
         return False
 
     @property

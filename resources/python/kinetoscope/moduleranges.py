@@ -1,0 +1,54 @@
+"""nn.Module forwards as torch's Python tracer shows them (with_modules / with_stack): a range
+"nn.Module: <class name>" of category python_function around each module call, nested as the calls
+nest, on the calling thread. torch 1.13 names them by class ("nn.Module: Linear"), as here; torch 2.x
+appends an instance number.
+"""
+import threading
+
+from ._lib import lib
+from .ranges import intern
+
+
+class ModuleRanges:
+    def __init__(self):
+        self._hooks = []
+        self._local = threading.local()
+        self._names = {}
+
+    def start(self):
+        if self._hooks:
+            return
+        from torch.nn.modules import module as m
+        self._hooks = [m.register_module_forward_pre_hook(self._before),
+                       m.register_module_forward_hook(self._after)]
+
+    def stop(self):
+        for h in self._hooks:
+            h.remove()
+        self._hooks = []
+        # Ranges still open (stop() inside a forward) end here.
+        stack = getattr(self._local, "stack", None)
+        while stack:
+            stack.pop()
+            lib.ks_range_pop()
+
+    def _before(self, module, _inputs):
+        cls = type(module)
+        name = self._names.get(cls)
+        if name is None:
+            name = self._names[cls] = intern("nn.Module: " + cls.__name__)
+        stack = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        lib.ks_python_push(name)
+        stack.append(id(module))
+
+    def _after(self, module, _inputs, _output):
+        stack = getattr(self._local, "stack", None)
+        if not stack or id(module) not in stack:
+            return
+        # Ranges left open by an exception inside a child module end with their parent.
+        while stack:
+            lib.ks_range_pop()
+            if stack.pop() == id(module):
+                break
