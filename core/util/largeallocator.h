@@ -9,7 +9,7 @@
 
 namespace ks {
 
-// std::allocator that takes blocks from allocateBlock() (mapped blocks for big ones, malloc for small
+// std::allocator that takes blocks from allocateBlock() (huge pages for big ones, malloc for small
 // ones), for the large temporary vectors of a load (see bigalloc.h for why).
 template <typename T>
 struct LargeAllocator {

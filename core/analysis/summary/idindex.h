@@ -11,7 +11,7 @@ namespace ks {
 
 // Maps trace link ids ("External id", "correlation") to event numbers, filled by several threads
 // at once. Link ids are counters, so they cluster: the index is a directory of 512 Ki-id pages
-// (2 MiB each) made on first use for ids below 2^32, and a locked map for larger ids.
+// (2 MiB, one huge page each) made on first use for ids below 2^32, and a locked map for larger ids.
 //
 // An id inserted twice keeps the smaller value, so the result does not depend on thread timing.
 // find() may be called once every insert has happened-before it (e.g. after joining the writers).
