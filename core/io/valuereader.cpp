@@ -36,23 +36,6 @@ error_code ValueReader::checkDepth(std::string_view raw, size_t depth)
     return at == std::string_view::npos ? SUCCESS : tooDeep(raw.data() + at);
 }
 
-// A string value, taken straight from the buffer when it holds no escape (the common case) rather
-// than unescaped into a copy. The raw token runs from the opening quote to the next structural
-// character, so the first quote after the opening one closes the string if no backslash precedes it.
-error_code ValueReader::stringValue(ondemand::value& v, std::string_view& out)
-{
-    const std::string_view tok = v.raw_json_token();
-    if (tok.size() >= 2) {
-        const char* b = tok.data() + 1;
-        const char* q = static_cast<const char*>(std::memchr(b, '"', tok.size() - 1));
-        if (q && !std::memchr(b, '\\', size_t(q - b))) {
-            out = std::string_view(b, size_t(q - b));
-            return SUCCESS;
-        }
-    }
-    return v.get_string().get(out);
-}
-
 // Walks a value we do not use, so that text which is not JSON is still reported. The recursion
 // is bounded by kMaxJsonDepth: a file of nested brackets must not overflow the stack.
 error_code ValueReader::validate(ondemand::value v, size_t depth)
