@@ -1,7 +1,7 @@
 // bench_load: how fast Kinetoscope loads one trace file, next to reference points measured on the
 // same file in the same run.
 //
-//   bench_load FILE [--threads N] [--runs R] [--no-python] [--no-walk]
+//   bench_load FILE [--threads N] [--runs R] [--no-python] [--no-walk] [--cli PATH]
 //
 // Every measurement runs in a fresh child process (this binary re-executed, python3, zcat) so its
 // peak resident memory comes from wait4() and does not include the other measurements. The file is
@@ -15,9 +15,16 @@
 //   read+walk       the same, also timing the read (and gunzip): a one-shot single-core load
 //   python json     /usr/bin/python3 json.load (what HTA and tb_plugin do), gzip.open for .gz
 //   zcat            zcat FILE >/dev/null, for .gz only
+//   summary CLI     `kinetoscope summary --row-limit 1 FILE` (../app/kinetoscope next to this binary, or
+//                   --cli PATH): a cold start of the whole process, load and operator table, as a
+//                   user's first command on a trace. The file stays in the page cache (dropping it
+//                   needs root), so this is cold for the process, not for the disk.
+//
+// Contenders run interleaved, one of each per round, --runs rounds (default 5); rows are medians.
 
 #include "core/io/tracereader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -243,18 +250,42 @@ std::string selfPath()
     return n > 0 ? std::string(buf, size_t(n)) : std::string();
 }
 
-// Keeps the fastest of several runs (and its memory).
-Run best(const std::vector<std::string>& argv, int runs, bool discard, const char* timeKey)
-{
-    Run b;
-    for (int i = 0; i < runs; ++i) {
-        Run r = spawn(argv, discard);
-        if (!r.ok) return r;
-        const double t = timeKey ? field(r.out, timeKey) : r.wall;
-        const double bt = timeKey ? field(b.out, timeKey) : b.wall;
-        if (!b.ok || t < bt) b = r;
+// Several runs of each contender, interleaved (one of each per round) so a machine that gets busier
+// or quieter during the benchmark shifts all of them alike; each row reports the median run.
+struct Contender {
+    std::vector<std::string> argv;
+    bool discard = false;
+    const char* timeKey = nullptr; // the child's own timer; null: wall time of the whole process
+    std::vector<Run> runs;
+
+    double seconds(const Run& r) const { return timeKey ? field(r.out, timeKey) : r.wall; }
+    // The median run (by time), with its memory; not ok when any run failed.
+    Run median() const
+    {
+        Run none;
+        if (runs.empty()) return none;
+        for (const Run& r : runs)
+            if (!r.ok) return r;
+        std::vector<const Run*> order;
+        for (const Run& r : runs)
+            order.push_back(&r);
+        std::sort(order.begin(), order.end(),
+                  [this](const Run* a, const Run* b) { return seconds(*a) < seconds(*b); });
+        Run m = *order[order.size() / 2];
+        std::vector<double> rss;
+        for (const Run& r : runs)
+            rss.push_back(r.maxRssMiB);
+        std::sort(rss.begin(), rss.end());
+        m.maxRssMiB = rss[rss.size() / 2];
+        return m;
     }
-    return b;
+};
+
+void runInterleaved(std::vector<Contender*> contenders, int runs)
+{
+    for (int i = 0; i < runs; ++i)
+        for (Contender* c : contenders)
+            if (c->runs.empty() || c->runs.back().ok) c->runs.push_back(spawn(c->argv, c->discard));
 }
 
 void warmPageCache(const char* path)
@@ -279,12 +310,15 @@ int main(int argc, char** argv)
         return 2;
     }
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_load FILE [--threads N] [--runs R] [--no-python] [--no-walk]\n");
+        std::fprintf(
+            stderr,
+            "usage: bench_load FILE [--threads N] [--runs R] [--no-python] [--no-walk] [--cli PATH]\n");
         return 2;
     }
     const char* path = argv[1];
     unsigned threads = 0;
-    int runs = 3;
+    int runs = 5;
+    std::string cliPath;
     bool python = true, walkRef = true;
     for (int i = 2; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
@@ -295,48 +329,75 @@ int main(int argc, char** argv)
             python = false;
         else if (!std::strcmp(argv[i], "--no-walk"))
             walkRef = false;
+        else if (!std::strcmp(argv[i], "--cli") && i + 1 < argc)
+            cliPath = argv[++i];
     }
     const bool gz = isGzip(path);
     const double fileMB = double(fileSize(path)) / 1e6;
     warmPageCache(path);
     const std::string self = selfPath();
+    // The CLI next to this benchmark in the build tree, unless named.
+    if (cliPath.empty() && self.rfind('/') != std::string::npos)
+        cliPath = self.substr(0, self.rfind('/')) + "/../app/kinetoscope";
 
-    const Run ours = best({self, "--child", "ours", path, std::to_string(threads)}, runs, false, "seconds");
-    if (!ours.ok) {
+    Contender ours{{self, "--child", "ours", path, std::to_string(threads)}, false, "seconds"};
+    Contender warm{{self, "--child", "warm", path}, false, "seconds"};
+    Contender cold{{self, "--child", "cold", path}, false, "seconds"};
+    Contender read{{self, "--child", "read", path}, false, "seconds"};
+    Contender cli{{cliPath, "summary", "--row-limit", "1", path}, true, nullptr};
+    std::vector<Contender*> all{&ours};
+    if (walkRef) all.insert(all.end(), {&warm, &cold, &read});
+    const bool haveCli = !cliPath.empty() && ::access(cliPath.c_str(), X_OK) == 0;
+    if (haveCli) all.push_back(&cli);
+    runInterleaved(all, runs);
+
+    const Run o = ours.median();
+    if (!o.ok) {
         std::fprintf(stderr, "bench_load: our load failed\n");
         return 1;
     }
-    const double secs = field(ours.out, "seconds");
-    const double jsonMB = field(ours.out, "json") / 1e6;
-    const double events = field(ours.out, "events");
-    std::printf("%s\n  %.1f MB on disk%s, %.1f MB JSON, %.0f events, %u cores\n", path, fileMB,
-                gz ? " (gzip)" : "", jsonMB, events, unsigned(::sysconf(_SC_NPROCESSORS_ONLN)));
+    const double secs = field(o.out, "seconds");
+    const double jsonMB = field(o.out, "json") / 1e6;
+    const double events = field(o.out, "events");
+    std::printf(
+        "%s\n  %.1f MB on disk%s, %.1f MB JSON, %.0f events, %u cores; medians of %d interleaved runs; "
+        "the file is in the page cache for every run (dropping it needs root)\n",
+        path, fileMB, gz ? " (gzip)" : "", jsonMB, events, unsigned(::sysconf(_SC_NPROCESSORS_ONLN)), runs);
     std::printf("  %-22s %9s %11s %11s %12s %9s %9s\n", "", "seconds", "MB/s JSON", "MB/s file",
                 "peak RSS MB", "RSS/JSON", "child CPU");
     auto row = [&](const char* name, double s, const Run& r) {
         std::printf("  %-22s %9.3f %11.0f %11.0f %12.0f %9.2f %9.2f\n", name, s, jsonMB / s, fileMB / s,
                     r.maxRssMiB, r.maxRssMiB * 1.048576 / jsonMB, r.cpu);
     };
-    row("kinetoscope", secs, ours);
+    row("kinetoscope", secs, o);
     std::printf("  %-22s parse+merge %.3f s, finish %.3f s; model %.1f B/event, peak RSS %.1f B/event\n", "",
-                field(ours.out, "parse"), field(ours.out, "finish"), field(ours.out, "model") / events,
-                ours.maxRssMiB * 1048576.0 / events);
+                field(o.out, "parse"), field(o.out, "finish"), field(o.out, "model") / events,
+                o.maxRssMiB * 1048576.0 / events);
+    Run c;
+    if (haveCli) {
+        // A fresh process doing what a user does first: load, then the operator table.
+        c = cli.median();
+        if (c.ok) row("summary CLI, cold start", c.wall, c);
+    }
 
     if (walkRef) {
-        const Run w = best({self, "--child", "warm", path}, runs, false, "seconds");
-        const Run c = best({self, "--child", "cold", path}, runs, false, "seconds");
-        const Run lw = best({self, "--child", "read", path}, runs, false, "seconds");
+        const Run w = warm.median(), k = cold.median(), lw = read.median();
         if (w.ok) row("simdjson walk (warm)", field(w.out, "seconds"), w);
-        if (c.ok) row("simdjson walk (cold)", field(c.out, "seconds"), c);
+        if (k.ok) row("simdjson walk (cold)", field(k.out, "seconds"), k);
         if (lw.ok) row(gz ? "simdjson gunzip+walk" : "simdjson read+walk", field(lw.out, "seconds"), lw);
-        if (w.ok && c.ok && lw.ok)
+        if (w.ok && k.ok && lw.ok)
             std::printf(
                 "  %-22s ours vs walk: %.2fx warm, %.2fx cold, %.2fx with the read (higher is better)\n", "",
-                field(w.out, "seconds") / secs, field(c.out, "seconds") / secs,
+                field(w.out, "seconds") / secs, field(k.out, "seconds") / secs,
                 field(lw.out, "seconds") / secs);
+        if (c.ok && k.ok)
+            std::printf("  %-22s summary CLI vs walk (cold): %.2fx (higher is better)\n", "",
+                        field(k.out, "seconds") / c.wall);
     }
     if (gz) {
-        const Run z = best({"/bin/sh", "-c", std::string("exec zcat '") + path + "'"}, runs, true, nullptr);
+        Contender zc{{"/bin/sh", "-c", std::string("exec zcat '") + path + "'"}, true, nullptr};
+        runInterleaved({&zc}, runs);
+        const Run z = zc.median();
         if (z.ok) {
             row("zcat >/dev/null", z.wall, z);
             std::printf("  %-22s ours / zcat = %.2fx (higher is better)\n", "", z.wall / secs);
@@ -348,7 +409,9 @@ int main(int argc, char** argv)
                              "op = gzip.open if open(p, 'rb').read(2) == b'\\x1f\\x8b' else open\n"
                              "with op(p, 'rb') as f:\n"
                              "    json.load(f)\n";
-        const Run p = best({"/usr/bin/python3", "-c", script, path}, 1, true, nullptr);
+        Contender py{{"/usr/bin/python3", "-c", script, path}, true, nullptr};
+        runInterleaved({&py}, 1);
+        const Run p = py.median();
         if (p.ok) row("python3 json.load", p.wall, p);
     }
     return 0;

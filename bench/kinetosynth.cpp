@@ -221,9 +221,9 @@ private:
         putInt(ext);
         put(", \"Record function id\": 0, \"Ev Idx\": ");
         putInt(m_evIdx++);
-        if (seq >= 0) {
+        if (seq >= 0 || m_opt.argHeavy) {
             put(", \"Sequence number\": ");
-            putInt(seq);
+            putInt(seq >= 0 ? seq : m_seq + 7);
             put(", \"Fwd thread id\": 0");
         }
         put(", \"Input Dims\": [");
@@ -278,24 +278,36 @@ private:
         put("\"External id\": ");
         putInt(ext);
         put(m_opt.compact ? ", \"queued\": 0, \"device\": 0, \"context\": 1, \"stream\": 7, \"correlation\": "
-                          : ",      \"queued\": 0, \"device\": 0, \"context\": 1,      \"stream\": 7, "
-                            "\"correlation\": ");
+            : m_opt.argHeavy ? ",\n      \"queued\": 0, \"device\": 0, \"context\": 1,\n      \"stream\": 7, "
+                               "\"correlation\": "
+                             : ",      \"queued\": 0, \"device\": 0, \"context\": 1,      \"stream\": 7, "
+                               "\"correlation\": ");
         putInt(corr);
-        put(", \"registers per thread\": ");
+        const char* sep = m_opt.argHeavy && !m_opt.compact ? ",\n      " : ", ";
+        put(sep);
+        put("\"registers per thread\": ");
         putInt(m_rng.range(16, 255));
-        put(", \"shared memory\": ");
+        put(sep);
+        put("\"shared memory\": ");
         putInt(m_rng.chance(50) ? 0 : m_rng.range(1, 228) * 1024);
         const int64_t grid = m_rng.range(1, 4096);
         const int64_t block = int64_t(32) << m_rng.range(0, 5);
-        put(", \"blocks per SM\": ");
+        put(sep);
+        put("\"blocks per SM\": ");
         putDouble(double(grid) / 132.0);
-        put(", \"warps per SM\": ");
+        put(sep);
+        put("\"warps per SM\": ");
         putDouble(double(grid * block / 32) / 132.0);
-        put(", \"grid\": [");
+        put(sep);
+        put("\"grid\": [");
         putInt(grid);
-        put(", 1, 1], \"block\": [");
+        put(", 1, 1]");
+        put(sep);
+        put("\"block\": [");
         putInt(block);
-        put(", 1, 1], \"est. achieved occupancy %\": ");
+        put(", 1, 1]");
+        put(sep);
+        put("\"est. achieved occupancy %\": ");
         putInt(m_rng.range(3, 100));
         argsClose();
         flow('f', "ac2g", uint64_t(corr), 0, kStream, ts);
@@ -410,6 +422,21 @@ private:
                            nullptr, op.inputs};
         const int64_t childExt = m_ext++;
         cpuOp(child, childStart, childEnd - childStart, childExt, -1, sh);
+        if (m_opt.argHeavy) {
+            // Argument-only ops between the launches, as torch records them (views, empties).
+            static const OpKind small[] = {{"aten::view", nullptr, 2},
+                                           {"aten::empty", nullptr, 6},
+                                           {"aten::as_strided", nullptr, 4},
+                                           {"aten::reshape", nullptr, 2},
+                                           {"aten::t", nullptr, 1}};
+            int64_t s = childStart + 100;
+            const int count = int(m_rng.range(2, 4));
+            for (int i = 0; i < count && s + 400 < launches.front(); ++i) {
+                const int64_t d = std::min<int64_t>(m_rng.range(200, 900), launches.front() - s - 100);
+                cpuOp(small[m_rng.next() % 5], s, d, m_ext++, -1, sh);
+                s += d + 50;
+            }
+        }
         for (int64_t lt : launches)
             launch(lt, childExt);
         if (m_rng.chance(60)) memoryEvent(childStart + 500, int64_t(sh.batch) * sh.seq * 2048);

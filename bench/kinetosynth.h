@@ -12,6 +12,11 @@ struct SynthOptions {
     uint64_t seed = 1;
     bool compact = false; // one event per line, Python json.dumps spacing (re-saved files, #27/#28)
     int layers = 12;      // transformer-ish layers per step
+    // What real GPU traces look like (e.g. /work/shared/traces #28): every cpu_op carries External id,
+    // Record function id, Sequence number, Fwd thread id, Input Dims, Input type and Ev Idx, each
+    // forward op has a few small argument-only children (views, empties) launching nothing, and
+    // kernel args are laid out one per line as Kineto writes them.
+    bool argHeavy = false;
 };
 
 struct SynthStats {

@@ -1,6 +1,6 @@
 // tracegen: writes a synthetic Kineto-shaped trace of about the requested size (see kinetosynth.h).
 //
-//   tracegen OUT SIZE [--gzip] [--compact] [--seed N] [--level L]
+//   tracegen OUT SIZE [--gzip] [--compact] [--arg-heavy] [--seed N] [--level L]
 //
 // SIZE is uncompressed JSON bytes with an optional K, M or G suffix. --gzip writes a gzip stream (as
 // tensorboard_trace_handler(use_gzip=True) does), whatever OUT's suffix.
@@ -36,7 +36,9 @@ bool parseSize(const char* s, uint64_t& out)
 
 int usage()
 {
-    std::fprintf(stderr, "usage: tracegen OUT SIZE[K|M|G] [--gzip] [--compact] [--seed N] [--level 1-9]\n");
+    std::fprintf(
+        stderr,
+        "usage: tracegen OUT SIZE[K|M|G] [--gzip] [--compact] [--arg-heavy] [--seed N] [--level 1-9]\n");
     return 2;
 }
 
@@ -54,6 +56,8 @@ int main(int argc, char** argv)
             gzip = true;
         else if (!std::strcmp(argv[i], "--compact"))
             opt.compact = true;
+        else if (!std::strcmp(argv[i], "--arg-heavy"))
+            opt.argHeavy = true;
         else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
             opt.seed = std::strtoull(argv[++i], nullptr, 10);
         else if (!std::strcmp(argv[i], "--level") && i + 1 < argc)

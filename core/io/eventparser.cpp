@@ -3,6 +3,7 @@
 #include "core/io/jsonscan.h"
 #include "core/io/keyrepeats.h"
 #include "core/io/numparse.h"
+#include "core/io/valuereader.h"
 #include "core/model/args.h"
 #include "core/util/hash.h"
 
@@ -34,131 +35,19 @@ inline std::string_view trimRight(std::string_view s)
 } // namespace
 
 struct EventParser::Impl {
-    Impl(ArgShard& s, unsigned id) : shard(s), poolId(id) {}
+    Impl(ArgShard& s, unsigned id) : values(s), poolId(id) {}
 
     ondemand::parser parser;
-    ArgShard& shard;
+    ValueReader values;
     unsigned poolId;
     StringPool strings;
-    std::string scratch;
-    std::string keyCopy;
-    // Where a value nested deeper than kMaxJsonDepth started (set with DEPTH_ERROR).
-    const char* tooDeepAt = nullptr;
     // Repeated keys of the event being parsed: counted once the event parsed (a failed event is
     // parsed again by the recovery).
     KeyRepeats repeats;
 
-    // Depths count the containers around a value: the events array is 1, an event 2, its args 3.
-    static constexpr size_t kEventDepth = 2;
-
-    error_code tooDeep(const char* at)
-    {
-        tooDeepAt = at;
-        return DEPTH_ERROR;
-    }
-
-    // A container's raw text (already skipped by simdjson without recursion) that sits at depth
-    // `depth`: checked for nesting before anything walks it.
-    error_code checkDepth(std::string_view raw, size_t depth)
-    {
-        const size_t at = findTooDeep(raw, depth > kMaxJsonDepth ? 0 : kMaxJsonDepth - depth + 1);
-        return at == std::string_view::npos ? SUCCESS : tooDeep(raw.data() + at);
-    }
+    static constexpr size_t kEventDepth = ValueReader::kEventDepth;
 
     uint32_t intern(std::string_view s) { return strings.intern(s).value; }
-
-    // A string value, taken straight from the buffer when it holds no escape (the common case) rather
-    // than unescaped into a copy. The raw token runs from the opening quote to the next structural
-    // character, so the first quote after the opening one closes the string if no backslash precedes it.
-    error_code stringValue(ondemand::value& v, std::string_view& out)
-    {
-        const std::string_view tok = v.raw_json_token();
-        if (tok.size() >= 2) {
-            const char* b = tok.data() + 1;
-            const char* q = static_cast<const char*>(std::memchr(b, '"', tok.size() - 1));
-            if (q && !std::memchr(b, '\\', size_t(q - b))) {
-                out = std::string_view(b, size_t(q - b));
-                return SUCCESS;
-            }
-        }
-        return v.get_string().get(out);
-    }
-
-    // Walks a value we do not use, so that text which is not JSON is still reported. The recursion
-    // is bounded by kMaxJsonDepth: a file of nested brackets must not overflow the stack.
-    error_code validate(ondemand::value v, size_t depth)
-    {
-        ondemand::json_type t;
-        if (auto err = v.type().get(t)) return err;
-        if ((t == ondemand::json_type::object || t == ondemand::json_type::array) && depth > kMaxJsonDepth)
-            return tooDeep(v.raw_json_token().data());
-        switch (t) {
-        case ondemand::json_type::object: {
-            ondemand::object o;
-            if (auto err = v.get_object().get(o)) return err;
-            for (auto fieldRes : o) {
-                ondemand::field f;
-                if (auto err = std::move(fieldRes).get(f)) return err;
-                if (auto err = validate(f.value(), depth + 1)) return err;
-            }
-            return SUCCESS;
-        }
-        case ondemand::json_type::array: {
-            ondemand::array a;
-            if (auto err = v.get_array().get(a)) return err;
-            for (auto elemRes : a) {
-                ondemand::value e;
-                if (auto err = std::move(elemRes).get(e)) return err;
-                if (auto err = validate(e, depth + 1)) return err;
-            }
-            return SUCCESS;
-        }
-        case ondemand::json_type::number: {
-            double d;
-            if (v.get_double().get(d) && !isNumberSyntax(trimRight(v.raw_json_token()))) return NUMBER_ERROR;
-            return SUCCESS;
-        }
-        case ondemand::json_type::string: {
-            std::string_view s;
-            return v.get_string().get(s);
-        }
-        case ondemand::json_type::boolean: {
-            bool b;
-            return v.get_bool().get(b);
-        }
-        case ondemand::json_type::null: {
-            bool isNull = false;
-            if (auto err = v.is_null().get(isNull)) return err;
-            return isNull ? SUCCESS : N_ATOM_ERROR;
-        }
-        }
-        return TAPE_ERROR;
-    }
-
-    // The compact JSON text of any value (for names, categories and pids that are not strings).
-    error_code jsonText(ondemand::value v, std::string_view& out)
-    {
-        ondemand::json_type t;
-        if (auto err = v.type().get(t)) return err;
-        std::string_view raw;
-        if (t == ondemand::json_type::object || t == ondemand::json_type::array) {
-            if (t == ondemand::json_type::object) {
-                ondemand::object o;
-                if (auto err = v.get_object().get(o)) return err;
-                if (auto err = o.raw_json().get(raw)) return err;
-            } else {
-                ondemand::array a;
-                if (auto err = v.get_array().get(a)) return err;
-                if (auto err = a.raw_json().get(raw)) return err;
-            }
-            if (auto err = checkDepth(raw, kEventDepth + 1)) return err;
-        } else {
-            raw = trimRight(v.raw_json_token());
-            if (auto err = validate(v, kEventDepth + 1)) return err;
-        }
-        if (!canonicalJsonView(raw, scratch, out)) return TAPE_ERROR;
-        return SUCCESS;
-    }
 
     // A string field that is usually a string but could be any JSON value.
     error_code textField(ondemand::value v, uint32_t& out)
@@ -167,8 +56,8 @@ struct EventParser::Impl {
         if (auto err = v.type().get(t)) return err;
         std::string_view s;
         if (t == ondemand::json_type::string) {
-            if (auto err = stringValue(v, s)) return err;
-        } else if (auto err = jsonText(v, s)) {
+            if (auto err = values.stringValue(v, s)) return err;
+        } else if (auto err = values.jsonText(v, s)) {
             return err;
         }
         out = intern(s);
@@ -192,7 +81,7 @@ struct EventParser::Impl {
             }
             return isNumberSyntax(trimRight(tok)) ? SUCCESS : NUMBER_ERROR;
         }
-        return validate(v, kEventDepth + 1);
+        return values.validate(v, kEventDepth + 1);
     }
 
     // pid/tid: numbers, numeric strings (2020-21 traces) or names ("Spans", "stream 7").
@@ -219,9 +108,9 @@ struct EventParser::Impl {
             if (!parseRowKeyNumber(s, num)) str = intern(s);
             return SUCCESS;
         }
-        if (t == ondemand::json_type::null) return validate(v, kEventDepth + 1);
+        if (t == ondemand::json_type::null) return values.validate(v, kEventDepth + 1);
         std::string_view s;
-        if (auto err = jsonText(v, s)) return err;
+        if (auto err = values.jsonText(v, s)) return err;
         str = intern(s);
         return SUCCESS;
     }
@@ -259,7 +148,7 @@ struct EventParser::Impl {
             ev.hasId = true;
             return SUCCESS;
         }
-        return validate(v, kEventDepth + 1);
+        return values.validate(v, kEventDepth + 1);
     }
 
     error_code shortString(ondemand::value v, char& out)
@@ -268,106 +157,11 @@ struct EventParser::Impl {
         if (auto err = v.type().get(t)) return err;
         if (t != ondemand::json_type::string) {
             out = 0; // a repeated key's last value counts, even when it is not usable
-            return validate(v, kEventDepth + 1);
+            return values.validate(v, kEventDepth + 1);
         }
         std::string_view s;
         if (auto err = v.get_string().get(s)) return err;
         out = s.empty() ? 0 : s[0];
-        return SUCCESS;
-    }
-
-    error_code parseArgs(ondemand::object& obj, RawEvent& ev)
-    {
-        // Events of one category mostly share their arg keys (Kineto writes "cat" before "args").
-        shard.begin(ev.cat);
-        for (auto fieldRes : obj) {
-            ondemand::field f;
-            if (auto err = std::move(fieldRes).get(f)) return err;
-            // Fast path for keys without escapes: take them straight from the buffer.
-            const char* raw = f.key().raw();
-            const char* q = raw;
-            while (*q != '"' && *q != '\\')
-                ++q;
-            std::string_view key;
-            if (*q == '"') {
-                key = std::string_view(raw, size_t(q - raw));
-            } else {
-                if (auto err = f.unescaped_key().get(key)) return err;
-                keyCopy.assign(key); // the parser's string buffer is reused by the value below
-                key = keyCopy;
-            }
-            ondemand::value v = f.value();
-            ondemand::json_type t;
-            if (auto err = v.type().get(t)) return err;
-            switch (t) {
-            case ondemand::json_type::number: {
-                ondemand::number_type nt;
-                if (auto err = v.get_number_type().get(nt)) return err;
-                if (nt == ondemand::number_type::signed_integer) {
-                    int64_t i;
-                    if (auto err = v.get_int64().get(i)) return err;
-                    if (key.size() == 11 && (key == "External id" || key == "external id"))
-                        ev.externalId = i;
-                    else if (key.size() == 11 && key == "correlation")
-                        ev.correlation = i;
-                    shard.addInt(key, i);
-                } else if (nt == ondemand::number_type::unsigned_integer) {
-                    uint64_t u;
-                    if (auto err = v.get_uint64().get(u)) return err;
-                    shard.addUInt(key, u);
-                } else {
-                    double d;
-                    if (nt == ondemand::number_type::floating_point_number && !v.get_double().get(d)) {
-                        shard.addDouble(key, d);
-                    } else {
-                        // Integers beyond 64 bits and out-of-range literals (1e999): keep the exact
-                        // text, as JSON, so nothing is rounded away.
-                        const std::string_view tok = trimRight(v.raw_json_token());
-                        if (!isNumberSyntax(tok)) return NUMBER_ERROR;
-                        shard.addJson(key, tok);
-                    }
-                }
-                break;
-            }
-            case ondemand::json_type::string: {
-                std::string_view s;
-                if (auto err = stringValue(v, s)) return err;
-                shard.addString(key, s);
-                break;
-            }
-            case ondemand::json_type::boolean: {
-                bool b;
-                if (auto err = v.get_bool().get(b)) return err;
-                shard.addBool(key, b);
-                break;
-            }
-            case ondemand::json_type::null: {
-                if (auto err = validate(v, kEventDepth + 2)) return err;
-                shard.addNull(key);
-                break;
-            }
-            case ondemand::json_type::array:
-            case ondemand::json_type::object: {
-                std::string_view rawJson;
-                if (t == ondemand::json_type::array) {
-                    ondemand::array a;
-                    if (auto err = v.get_array().get(a)) return err;
-                    if (auto err = a.raw_json().get(rawJson)) return err;
-                } else {
-                    ondemand::object o;
-                    if (auto err = v.get_object().get(o)) return err;
-                    if (auto err = o.raw_json().get(rawJson)) return err;
-                }
-                if (auto err = checkDepth(rawJson, kEventDepth + 2)) return err;
-                // raw_json() only checked the nesting; canonicalJsonView checks the scalars.
-                std::string_view canon;
-                if (!canonicalJsonView(rawJson, scratch, canon)) return TAPE_ERROR;
-                shard.addJson(key, canon);
-                break;
-            }
-            }
-        }
-        ev.args = shard.finish();
         return SUCCESS;
     }
 
@@ -441,9 +235,9 @@ struct EventParser::Impl {
                     if ((err = v.type().get(t))) break;
                     if (t == ondemand::json_type::object) {
                         ondemand::object a;
-                        if (!(err = v.get_object().get(a))) err = parseArgs(a, ev);
+                        if (!(err = v.get_object().get(a))) err = values.parseArgs(a, ev);
                     } else {
-                        err = validate(v, kEventDepth + 1);
+                        err = values.validate(v, kEventDepth + 1);
                     }
                 }
                 break;
@@ -474,7 +268,7 @@ struct EventParser::Impl {
             }
             if (!known) {
                 repeats.unknown(k);
-                err = validate(v, kEventDepth + 1);
+                err = values.validate(v, kEventDepth + 1);
             }
             if (err) return err;
         }
@@ -487,14 +281,14 @@ struct EventParser::Impl {
 void EventParser::Impl::parse(const char* buffer, size_t textSize, size_t capacity, ChunkResult& out)
 {
     const char* text = buffer + 1;
-    tooDeepAt = nullptr;
+    values.resetTooDeep();
     auto fail = [&](error_code err, const char* at) {
         out.status = ChunkResult::Status::Error;
         out.error = error_message(err);
-        if (err == DEPTH_ERROR && tooDeepAt) {
+        if (err == DEPTH_ERROR && values.tooDeepAt()) {
             out.tooDeep = true;
             out.error = "arrays and objects nested more than " + std::to_string(kMaxJsonDepth) + " deep";
-            at = tooDeepAt;
+            at = values.tooDeepAt();
         }
         out.errorOffset = at && at >= text ? size_t(at - text) : out.goodEnd;
         if (out.errorOffset > textSize) out.errorOffset = textSize;
@@ -529,7 +323,7 @@ void EventParser::Impl::parse(const char* buffer, size_t textSize, size_t capaci
         }
         if (t != ondemand::json_type::object) {
             ++out.counters.notObjects;
-            if (auto err = validate(elem, kEventDepth)) {
+            if (auto err = values.validate(elem, kEventDepth)) {
                 fail(err, location());
                 return;
             }

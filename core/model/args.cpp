@@ -224,10 +224,18 @@ void ArgShard::addString(std::string_view key, std::string_view v)
     putVarint(m_strings.intern(v).value);
 }
 
-void ArgShard::addJson(std::string_view key, std::string_view compactJson)
+StringId ArgShard::addJson(std::string_view key, std::string_view compactJson)
 {
     addKey(key, ArgType::Json);
-    putVarint(m_strings.intern(compactJson).value);
+    const StringId id = m_strings.intern(compactJson);
+    putVarint(id.value);
+    return id;
+}
+
+void ArgShard::addJson(std::string_view key, StringId internedJson)
+{
+    addKey(key, ArgType::Json);
+    putVarint(internedJson.value);
 }
 
 void ArgShard::add(std::string_view key, const ArgValue& v)

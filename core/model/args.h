@@ -138,7 +138,9 @@ public:
     void addUInt(std::string_view key, uint64_t v);
     void addDouble(std::string_view key, double v);
     void addString(std::string_view key, std::string_view v);
-    void addJson(std::string_view key, std::string_view compactJson);
+    // Returns the id the text was interned as in this shard, which a later addJson can pass instead.
+    StringId addJson(std::string_view key, std::string_view compactJson);
+    void addJson(std::string_view key, StringId internedJson);
     void add(std::string_view key, const ArgValue& v);
     ArgsRef finish();
 

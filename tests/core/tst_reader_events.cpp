@@ -344,6 +344,50 @@ private slots:
         }
     }
 
+    // Array and object args are remembered per parser by their text (io/valuereader.h): repeats,
+    // whitespace variants of one value and more distinct texts than the memory holds must each read
+    // back as their own canonical JSON, and a bad array after good ones still fails the load.
+    void repeatedArrayArgsReadBackPerEvent()
+    {
+        std::string events;
+        std::vector<std::string> dims, objects;
+        const int n = 6000;
+        for (int i = 0; i < n; ++i) {
+            const std::string v = std::to_string(i % 2500); // each text recurs after others evicted it
+            const std::string d = i % 3 == 0 ? "[ [" + v + ",1024] ,[ ] ]" : "[[" + v + ", 1024], []]";
+            const std::string o = "{\"k\": [" + std::to_string(i % 7) + "]}";
+            if (i) events += ", ";
+            events += "{\"ph\": \"X\", \"name\": \"op\", \"ts\": " + std::to_string(1000 + i * 10) +
+                      ", \"dur\": 5, \"pid\": 1, \"tid\": 1, \"args\": {\"Input Dims\": " + d +
+                      ", \"o\": " + o + "}}";
+            dims.push_back("[[" + v + ", 1024], []]");
+            objects.push_back(o);
+        }
+        for (unsigned threads : {1u, 2u}) {
+            LoadOptions opt;
+            opt.threads = threads;
+            opt.chunkBytes = 8192;
+            const LoadResult r = loadTraceData(wrap(events), opt);
+            QVERIFY2(r.ok(), r.error.c_str());
+            const Track* tr = findTrack(*r.trace, 1, 1, TrackKind::CpuThread);
+            QVERIFY(tr);
+            QCOMPARE(tr->slices.size(), size_t(n));
+            for (size_t row = 0; row < size_t(n); ++row) {
+                const ArgsRef a = tr->slices.args(row);
+                QCOMPARE(r.trace->args().get(a, "Input Dims").toJson(), dims[row]);
+                QCOMPARE(r.trace->args().get(a, "o").toJson(), objects[row]);
+            }
+        }
+        const std::string bad = events +
+                                ", {\"ph\": \"X\", \"name\": \"op\", \"ts\": 1, \"dur\": 5, "
+                                "\"pid\": 1, \"tid\": 1, \"args\": {\"Input Dims\": [[1, 1024], tru]}}";
+        LoadOptions one;
+        one.threads = 1;
+        const LoadResult failed = loadTraceData(wrap(bad), one);
+        QVERIFY(!failed.ok());
+        QVERIFY2(failed.error.rfind("malformed JSON at byte ", 0) == 0, failed.error.c_str());
+    }
+
     void cancel()
     {
         const std::string text = test::synthTrace(4 << 20, true);
