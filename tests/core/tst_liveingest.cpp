@@ -271,20 +271,20 @@ private slots:
         const uint64_t bwdTid = 502;
         // The backward thread's batch comes first: its arrow waits for the forward op. Sequence
         // number 5 belongs to torch thread 1, 9 to no forward op ever sent.
-        QCOMPARE(
-            feed(in, c,
-                 events({rec(900, RecordType::Begin, 2, 0, 30), op(30, 2, 5, 1), rec(950, RecordType::End),
-                         rec(960, RecordType::Begin, 2, 0, 31), op(31, 2, 9, 1), rec(970, RecordType::End)},
-                        bwdTid)),
-            std::string());
+        QCOMPARE(feed(in, c,
+                      events({wireRecord(900, RecordType::Begin, 2, 0, 30), op(30, 2, 5, 1),
+                              wireRecord(950, RecordType::End), wireRecord(960, RecordType::Begin, 2, 0, 31),
+                              op(31, 2, 9, 1), wireRecord(970, RecordType::End)},
+                             bwdTid)),
+                 std::string());
         QCOMPARE(t.flows().size(), size_t(0));
         // Forward: outer op (seq 5) encloses an inner op with the same sequence number (not an
         // arrow start), then an op autograd did not number (-1).
         QCOMPARE(feed(in, c,
-                      events({rec(100, RecordType::Begin, 1, 0, 10), op(10, 1, 5, 0),
-                              rec(110, RecordType::Begin, 2, 0, 11), op(11, 1, 5, 0),
-                              rec(120, RecordType::End), rec(130, RecordType::End),
-                              rec(140, RecordType::Begin, 3, 0, 12), op(12, 1, -1, 0)})),
+                      events({wireRecord(100, RecordType::Begin, 1, 0, 10), op(10, 1, 5, 0),
+                              wireRecord(110, RecordType::Begin, 2, 0, 11), op(11, 1, 5, 0),
+                              wireRecord(120, RecordType::End), wireRecord(130, RecordType::End),
+                              wireRecord(140, RecordType::Begin, 3, 0, 12), op(12, 1, -1, 0)})),
                  std::string());
         const SliceTrack& fwd = threadTrack(t, kTid)->slices;
         QCOMPARE(fwd.size(), size_t(3));
@@ -297,8 +297,9 @@ private slots:
         QVERIFY(!t.args().has(fwd.args(2), "Sequence number"));
         // The early backward op is linked now; a second backward op comes after its forward op.
         QCOMPARE(t.flows().size(), size_t(1));
-        QCOMPARE(feed(in, c, events({rec(1000, RecordType::Begin, 2, 0, 40), op(40, 2, 5, 1)}, bwdTid)),
-                 std::string());
+        QCOMPARE(
+            feed(in, c, events({wireRecord(1000, RecordType::Begin, 2, 0, 40), op(40, 2, 5, 1)}, bwdTid)),
+            std::string());
         QCOMPARE(t.flows().size(), size_t(2));
         const SliceTrack& bwd = threadTrack(t, bwdTid)->slices;
         QCOMPARE(t.args().get(bwd.args(0), "Fwd thread id").i, int64_t(1));
@@ -334,10 +335,11 @@ private slots:
         encodeStrings(b, {{1, "aten::mm"}});
         QCOMPARE(feed(in, c, b), std::string());
         // Without operator ids a 1.0 stream is read as before.
-        QCOMPARE(feed(in, c, events({rec(10, RecordType::Begin, 1, 0, 3), rec(20, RecordType::End)})),
+        QCOMPARE(feed(in, c,
+                      events({wireRecord(10, RecordType::Begin, 1, 0, 3), wireRecord(20, RecordType::End)})),
                  std::string());
         const std::string e = feed(in, c,
-                                   events({rec(30, RecordType::Begin, 1, 0, 4),
+                                   events({wireRecord(30, RecordType::Begin, 1, 0, 4),
                                            WireRecord{4, uint8_t(RecordType::OpInfo), 0, 0, 1, 0, 0}}));
         QVERIFY2(QString::fromStdString(e).contains(QStringLiteral("protocol 1.0")), e.c_str());
     }

@@ -16,6 +16,7 @@
 #include <thread>
 #include <tuple>
 
+using namespace Qt::StringLiterals;
 using namespace ks;
 
 namespace {
@@ -218,7 +219,7 @@ void TestRanks::jobFileRoundTripsEveryNumber()
     o.steps = 2;
     JobSummary job = runJob(writeJob(dir, o), loadRank);
     job.failures.push_back(RankFailure{"/x/rank-9.json", 9, "bad \"file\"", 3});
-    const std::string path = dir.filePath("job.kjob").toStdString();
+    const std::string path = dir.filePath(u"job.kjob"_s).toStdString();
     std::string error;
     QVERIFY2(writeJobFile(path, job, error), error.c_str());
     JobSummary back;
@@ -248,7 +249,7 @@ void TestRanks::jobFileRoundTripsEveryNumber()
         QVERIFY(!error.empty());
         QVERIFY(error.find('\n') == std::string::npos);
     }
-    QVERIFY(!readJobFile(dir.filePath("missing.kjob").toStdString(), back, error));
+    QVERIFY(!readJobFile(dir.filePath(u"missing.kjob"_s).toStdString(), back, error));
     QVERIFY(error.find("missing.kjob") != std::string::npos);
 }
 
@@ -259,10 +260,10 @@ void TestRanks::corruptRankIsReportedAndTheOthersKept()
     o.world = 4;
     o.steps = 2;
     std::vector<RankInput> inputs = writeJob(dir, o);
-    const std::string bad = dir.filePath("rank-4.json").toStdString();
+    const std::string bad = dir.filePath(u"rank-4.json"_s).toStdString();
     writeFile(bad, "{\"traceEvents\": [ {\"ph\": \"X\", \"name\": ");
     inputs.push_back(RankInput{bad, 4});
-    inputs.push_back(RankInput{dir.filePath("rank-5.json").toStdString(), 5}); // missing
+    inputs.push_back(RankInput{dir.filePath(u"rank-5.json"_s).toStdString(), 5}); // missing
     const JobSummary job = runJob(inputs, loadRank);
     QCOMPARE(job.ranks.size(), size_t(4));
     QCOMPARE(job.failures.size(), size_t(2));
@@ -343,9 +344,9 @@ void TestRanks::jobDirectoryIsRecognisedByRankAndWorkerNames()
     // tensorboard's layout: worker names, no distributedInfo; the newest capture of each worker.
     QTemporaryDir tb;
     const std::string plain = "{\"traceEvents\":[]}";
-    writeFile(tb.filePath("worker0.100.pt.trace.json").toStdString(), plain);
-    writeFile(tb.filePath("worker0.200.pt.trace.json").toStdString(), plain);
-    writeFile(tb.filePath("worker1.200.pt.trace.json").toStdString(), plain);
+    writeFile(tb.filePath(u"worker0.100.pt.trace.json"_s).toStdString(), plain);
+    writeFile(tb.filePath(u"worker0.200.pt.trace.json"_s).toStdString(), plain);
+    writeFile(tb.filePath(u"worker1.200.pt.trace.json"_s).toStdString(), plain);
     QVERIFY(looksLikeJobDirectory(tb.path().toStdString()));
     const JobFiles w = findJobFiles({tb.path().toStdString()});
     QCOMPARE(w.files.size(), size_t(2));
@@ -354,16 +355,16 @@ void TestRanks::jobDirectoryIsRecognisedByRankAndWorkerNames()
 
     // A folder of unrelated traces: two claim rank 0.
     QTemporaryDir mixed;
-    writeFile(mixed.filePath("a.json").toStdString(), rankgen::rankTrace(o, 0));
-    writeFile(mixed.filePath("b.json").toStdString(), rankgen::rankTrace(o, 0));
-    writeFile(mixed.filePath("c.json").toStdString(), rankgen::rankTrace(o, 1));
+    writeFile(mixed.filePath(u"a.json"_s).toStdString(), rankgen::rankTrace(o, 0));
+    writeFile(mixed.filePath(u"b.json"_s).toStdString(), rankgen::rankTrace(o, 0));
+    writeFile(mixed.filePath(u"c.json"_s).toStdString(), rankgen::rankTrace(o, 1));
     QVERIFY(!looksLikeJobDirectory(mixed.path().toStdString()));
     if (QFile::exists(QStringLiteral(KS_SHARED_TRACES "/INDEX.md")))
         QVERIFY(!looksLikeJobDirectory(KS_SHARED_TRACES));
 
     // One trace is not a job; a missing path is one line.
     QTemporaryDir single;
-    writeFile(single.filePath("rank-0.json").toStdString(), plain);
+    writeFile(single.filePath(u"rank-0.json"_s).toStdString(), plain);
     QVERIFY(!looksLikeJobDirectory(single.path().toStdString()));
     QVERIFY(!findJobFiles({"/nonexistent/dir"}).error.empty());
     QCOMPARE(rankFromFileName("/a/sampled_rank-12.json.gz"), int64_t(12));
