@@ -70,7 +70,7 @@ private slots:
         view->fitAll();
         const TimelineCoords c = view->renderer().coords(view->viewport()->size(), view->state());
         QPoint pos(-1, -1);
-        for (int y = c.headerHeight + 200; y < view->viewport()->height() && pos.x() < 0; y += 3)
+        for (int y = c.headerHeight + 2; y < view->viewport()->height() && pos.x() < 0; y += 3)
             for (int x = c.trackLeft() + 100; x < view->viewport()->width(); x += 2)
                 if (const TimelineHit hit = hitTest(view->renderer(), c, QPoint(x, y));
                     hit.kind == TimelineHit::Kind::Slice &&
