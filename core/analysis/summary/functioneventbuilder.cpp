@@ -174,6 +174,8 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
     m_deviceCorrelation.release();
     m_deviceOp.release();
     m_kernelCount.release();
+    m_opIds.clear();
+    m_callIds.clear();
 
     // Pass 3: trees.
     std::vector<uint32_t> cpu = lanesOf(FunctionEventList::LaneKind::Cpu);
