@@ -96,6 +96,8 @@ void TraceBuilder::Impl::buildTracks(unsigned threads)
             track.instants.push_back(ev);
         if (!inst.empty()) st.advanceTime(inst.back().second.ts);
         decltype(stage.instants)().swap(inst);
+        st.releaseUnusedTails();
+        track.instants.releaseUnusedTail();
     });
     // Link ids go out sorted by slice reference (track, then row), which readers rely on.
     std::vector<SliceLinkIds> buffer;
@@ -117,6 +119,9 @@ void TraceBuilder::Impl::buildTracks(unsigned threads)
         return a.start != b.start ? a.start < b.start : a.number < b.number;
     });
     trace.steps().append(allSteps.data(), allSteps.size());
+    trace.linkIds().releaseUnusedTail();
+    trace.flows().releaseUnusedTail();
+    trace.memoryEvents().releaseUnusedTail();
 }
 
 void TraceBuilder::Impl::applyMetadata()

@@ -266,4 +266,18 @@ size_t SliceTrack::bytesUsed() const
     return n;
 }
 
+void SliceTrack::releaseUnusedTails()
+{
+    m_starts.releaseUnusedTail();
+    m_durs.releaseUnusedTail();
+    m_names.releaseUnusedTail();
+    m_cats.releaseUnusedTail();
+    m_depths.releaseUnusedTail();
+    m_args.releaseUnusedTail();
+    for (size_t d = 0; d < m_levels.size(); ++d) {
+        m_levels[d]->rows.releaseUnusedTail();
+        m_levels[d]->maxEnd.releaseUnusedTail();
+    }
+}
+
 } // namespace ks

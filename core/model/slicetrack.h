@@ -104,6 +104,8 @@ public:
     LargeVector<uint32_t> finishStaged();
 
     size_t bytesUsed() const;
+    // After a bulk load: hands the resident, unused end of every column back (see Column).
+    void releaseUnusedTails();
 
 private:
     Level& levelForWrite(size_t depth);

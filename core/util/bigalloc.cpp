@@ -87,6 +87,20 @@ void freeMedium(void* p, size_t bytes)
     if (p) ::munmap(p, roundUp(bytes, 4096));
 }
 
+void releaseBlockTail(void* p, size_t bytes, size_t usedBytes)
+{
+#ifdef KS_BLOCKS_FROM_MALLOC
+    (void)p;
+    (void)bytes;
+    (void)usedBytes;
+    return;
+#endif
+    if (!p || bytes < kMediumAllocationMin) return; // malloc'd: not ours to hand back
+    const size_t mapped = roundUp(bytes, bytes >= kLargeAllocationMin ? kHugePage : 4096);
+    const size_t keep = roundUp(usedBytes, 4096);
+    if (keep < mapped) ::madvise(static_cast<char*>(p) + keep, mapped - keep, MADV_DONTNEED);
+}
+
 void* allocateBlock(size_t bytes)
 {
     if (bytes >= kLargeAllocationMin) return allocateLarge(bytes);

@@ -26,5 +26,9 @@ constexpr size_t kLargeAllocationMin = size_t(1) << 20;
 // The tier for a size: malloc, medium or large.
 void* allocateBlock(size_t bytes);
 void freeBlock(void* p, size_t bytes);
+// Hands the pages of an allocateBlock() block beyond its first usedBytes back to the kernel (they
+// read as zero if touched again). A huge page is faulted in whole on first touch, so the last,
+// partly filled block of every column would otherwise keep up to 2 MiB resident for nothing.
+void releaseBlockTail(void* p, size_t bytes, size_t usedBytes);
 
 } // namespace ks

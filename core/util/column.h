@@ -146,6 +146,17 @@ public:
         return first;
     }
 
+    // Returns the resident but unused tail of the last segment to the kernel; call when a bulk load
+    // is done. The column stays appendable: the released pages come back zeroed on the next append.
+    void releaseUnusedTail()
+    {
+        const size_t n = size();
+        if (!m_segments || n == 0) return;
+        const auto [seg, off] = locate(n - 1);
+        if (m_segments[seg])
+            releaseBlockTail(m_segments[seg], segmentSize(seg) * sizeof(T), (off + 1) * sizeof(T));
+    }
+
 private:
     struct Location {
         unsigned segment;

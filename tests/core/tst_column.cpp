@@ -50,6 +50,29 @@ private slots:
         QCOMPARE(*first, 42);
     }
 
+    void releasingTheUnusedTailKeepsValuesAndLetsAppendsContinue()
+    {
+        // 300k 8-byte values end in a 2 MiB (huge-page) segment, partly filled.
+        Column<int64_t> c;
+        const size_t n = 300000;
+        for (size_t i = 0; i < n; ++i)
+            c.push_back(int64_t(i) * 3 + 1);
+        c.releaseUnusedTail();
+        for (size_t i = 0; i < n; ++i)
+            QCOMPARE(c[i], int64_t(i) * 3 + 1);
+        // Released pages come back zeroed and writable.
+        for (size_t i = n; i < n + 100000; ++i)
+            c.push_back(-int64_t(i));
+        c.releaseUnusedTail();
+        QCOMPARE(c.size(), n + 100000);
+        QCOMPARE(c[n - 1], int64_t(n - 1) * 3 + 1);
+        QCOMPARE(c[n], -int64_t(n));
+        QCOMPARE(c.back(), -int64_t(n + 99999));
+        Column<int64_t> empty;
+        empty.releaseUnusedTail();
+        QCOMPARE(empty.size(), size_t(0));
+    }
+
     void lowerBound()
     {
         Column<int> c;

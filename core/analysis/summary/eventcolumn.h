@@ -21,6 +21,7 @@ public:
         m_data.reset(static_cast<T*>(allocateBlock(n * sizeof(T))));
         m_data.get_deleter().bytes = n * sizeof(T);
     }
+    void release() { m_data.reset(); }
     bool allocated() const { return m_data != nullptr; }
     T& operator[](size_t i) { return m_data[i]; }
     const T& operator[](size_t i) const { return m_data[i]; }

@@ -168,6 +168,14 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
         m_list->m_linkMode = byCorrelation ? 'c' : 'e';
         m_list->m_attributed = linker.attributed();
     }
+    // The linker's inputs and outputs are spent; free them before the trees and the caller's
+    // aggregation allocate theirs (24 B per event).
+    m_deviceExternalId.release();
+    m_deviceCorrelation.release();
+    m_deviceOp.release();
+    m_kernelCount.release();
+    m_opIds.clear();
+    m_callIds.clear();
 
     // Pass 3: trees.
     std::vector<uint32_t> cpu = lanesOf(FunctionEventList::LaneKind::Cpu);

@@ -14,8 +14,14 @@ IdIndex::IdIndex() : m_directory(new std::atomic<uint32_t*>[kDirectory])
 
 IdIndex::~IdIndex()
 {
+    clear();
+}
+
+void IdIndex::clear()
+{
     for (size_t i = 0; i < kDirectory; ++i)
-        freeBlock(m_directory[i].load(std::memory_order_relaxed), kPageSize * sizeof(uint32_t));
+        freeBlock(m_directory[i].exchange(nullptr, std::memory_order_relaxed), kPageSize * sizeof(uint32_t));
+    std::unordered_map<int64_t, uint32_t>().swap(m_overflow);
 }
 
 uint32_t* IdIndex::page(size_t p)

@@ -21,6 +21,8 @@ public:
 
     IdIndex();
     ~IdIndex();
+    // Forgets every id and frees the pages (one writer, no concurrent readers).
+    void clear();
     IdIndex(const IdIndex&) = delete;
     IdIndex& operator=(const IdIndex&) = delete;
 
