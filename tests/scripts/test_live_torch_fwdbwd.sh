@@ -10,10 +10,8 @@ if ! "$PY" -c "import torch" 2>/dev/null; then
     echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
     exit 0
 fi
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 steps=4
 
 "$KS_BIN" record -o "$work/run.pt.trace.json" -- "$PY" "$KS_SOURCE_DIR/tests/data/live/train_mlp.py" $steps \

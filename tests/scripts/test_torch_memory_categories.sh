@@ -11,10 +11,8 @@ if ! "$PY" -c "import torch" >/dev/null 2>&1; then
     echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
     exit 0
 fi
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/common.sh"
 [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" \
 KINETOSCOPE_TORCH_LIB="$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" \
 PYTHONPATH="$KS_SOURCE_DIR/resources/python" \

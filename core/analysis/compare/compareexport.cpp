@@ -1,6 +1,7 @@
 #include "core/analysis/compare/compareexport.h"
 
 #include "core/util/atomicfile.h"
+#include "core/util/csvwrite.h"
 #include "core/util/jsonwrite.h"
 
 #include <algorithm>
@@ -45,35 +46,13 @@ void jkey(std::string& out, std::string_view k)
     out += ':';
 }
 
-std::string cnum(double d)
-{
-    if (!std::isfinite(d)) return {};
-    std::string s;
-    appendJsonDouble(s, d);
-    return s;
-}
-
-void csvField(std::string& out, std::string_view s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
-        out += s;
-        return;
-    }
-    out += '"';
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    out += '"';
-}
-
 void csvRow(std::string& out, std::initializer_list<std::string_view> cells)
 {
     bool first = true;
     for (std::string_view c : cells) {
         if (!first) out += ',';
         first = false;
-        csvField(out, c);
+        appendCsvField(out, c);
     }
     out += '\n';
 }
@@ -472,10 +451,10 @@ bool writeCompareCsv(const CompareReport& r, const std::string& dir, std::string
                  "a_self_device_us", "b_self_device_us", "diff_duration_us", "by_count", "by_duration"});
     for (const OpDiffRow& o : r.ops.rows)
         csvRow(ops, {o.name, kindOf(o), std::to_string(o.a.count), std::to_string(o.b.count),
-                     std::to_string(o.countDelta()), cnum(o.a.cpuTotal), cnum(o.b.cpuTotal),
-                     cnum(o.a.selfCpu), cnum(o.b.selfCpu), cnum(o.a.deviceTotal), cnum(o.b.deviceTotal),
-                     cnum(o.a.selfDevice), cnum(o.b.selfDevice), cnum(o.delta()), diffCategoryName(o.byCount),
-                     diffCategoryName(o.byDuration)});
+                     std::to_string(o.countDelta()), csvNumber(o.a.cpuTotal), csvNumber(o.b.cpuTotal),
+                     csvNumber(o.a.selfCpu), csvNumber(o.b.selfCpu), csvNumber(o.a.deviceTotal),
+                     csvNumber(o.b.deviceTotal), csvNumber(o.a.selfDevice), csvNumber(o.b.selfDevice),
+                     csvNumber(o.delta()), diffCategoryName(o.byCount), diffCategoryName(o.byDuration)});
     if (!write("ops.csv", ops)) return false;
 
     std::string steps = "pair,step_a,step_b,a_us,b_us,delta_us";
@@ -486,10 +465,10 @@ bool writeCompareCsv(const CompareReport& r, const std::string& dir, std::string
         const StepCosts& sa = r.steps.a[p];
         const StepCosts& sb = r.steps.b[p];
         steps += std::to_string(p) + ',' + std::to_string(sa.number) + ',' + std::to_string(sb.number) + ',' +
-                 cnum(double(sa.total()) / 1000.0) + ',' + cnum(double(sb.total()) / 1000.0) + ',' +
-                 cnum(double(sb.total() - sa.total()) / 1000.0);
+                 csvNumber(double(sa.total()) / 1000.0) + ',' + csvNumber(double(sb.total()) / 1000.0) + ',' +
+                 csvNumber(double(sb.total() - sa.total()) / 1000.0);
         for (size_t c = 0; c < kStepCategoryCount; ++c)
-            steps += ',' + cnum(double(sb.cost[c] - sa.cost[c]) / 1000.0);
+            steps += ',' + csvNumber(double(sb.cost[c] - sa.cost[c]) / 1000.0);
         steps += '\n';
     }
     if (!write("steps.csv", steps)) return false;
@@ -497,8 +476,9 @@ bool writeCompareCsv(const CompareReport& r, const std::string& dir, std::string
     std::string summary =
         "category,a_mean_us,b_mean_us,mean_delta_us,a_median_us,b_median_us,a_std_us,b_std_us\n";
     auto statRow = [&](const std::string& name, const Stats& a, const Stats& b) {
-        summary += name + ',' + cnum(a.mean) + ',' + cnum(b.mean) + ',' + cnum(b.mean - a.mean) + ',' +
-                   cnum(a.median) + ',' + cnum(b.median) + ',' + cnum(a.std) + ',' + cnum(b.std) + '\n';
+        summary += name + ',' + csvNumber(a.mean) + ',' + csvNumber(b.mean) + ',' +
+                   csvNumber(b.mean - a.mean) + ',' + csvNumber(a.median) + ',' + csvNumber(b.median) + ',' +
+                   csvNumber(a.std) + ',' + csvNumber(b.std) + '\n';
     };
     statRow("step", r.steps.totalA, r.steps.totalB);
     for (size_t c = 0; c < kStepCategoryCount; ++c)
@@ -510,12 +490,12 @@ bool writeCompareCsv(const CompareReport& r, const std::string& dir, std::string
            {"sheet", "name", "shape", "gflops", "a_calls", "b_calls", "a_tflops_per_s", "b_tflops_per_s",
             "tflops_delta", "a_percent_of_peak", "b_percent_of_peak", "a_kernel_us", "b_kernel_us"});
     for (const PerfDiffRow& p : r.perf.rows)
-        csvRow(perf, {p.sheet, p.name, p.shape, cnum(p.gflops), std::to_string(p.a.calls),
-                      std::to_string(p.b.calls), cnum(p.a.tflopsPerS), cnum(p.b.tflopsPerS),
-                      cnum(p.inA() && p.inB() ? p.tflopsDelta() : NAN),
-                      cnum(p.a.peakTflops > 0 ? p.a.percentOfPeak() : NAN),
-                      cnum(p.b.peakTflops > 0 ? p.b.percentOfPeak() : NAN), cnum(p.a.kernelUs),
-                      cnum(p.b.kernelUs)});
+        csvRow(perf, {p.sheet, p.name, p.shape, csvNumber(p.gflops), std::to_string(p.a.calls),
+                      std::to_string(p.b.calls), csvNumber(p.a.tflopsPerS), csvNumber(p.b.tflopsPerS),
+                      csvNumber(p.inA() && p.inB() ? p.tflopsDelta() : NAN),
+                      csvNumber(p.a.peakTflops > 0 ? p.a.percentOfPeak() : NAN),
+                      csvNumber(p.b.peakTflops > 0 ? p.b.percentOfPeak() : NAN), csvNumber(p.a.kernelUs),
+                      csvNumber(p.b.kernelUs)});
     if (!write("perf.csv", perf)) return false;
 
     std::string tree;

@@ -2,6 +2,7 @@
 
 #include "core/analysis/overview/overviewjson.h"
 #include "core/util/atomicfile.h"
+#include "core/util/csvwrite.h"
 #include "core/util/jsonwrite.h"
 
 #include <cmath>
@@ -11,29 +12,6 @@
 namespace ks {
 
 namespace {
-
-// A number as pandas' to_csv writes a float: Python's repr, NaN as an empty field.
-std::string num(double d)
-{
-    if (!std::isfinite(d)) return {};
-    std::string s;
-    appendJsonDouble(s, d);
-    return s;
-}
-
-void csvField(std::string& out, std::string_view s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
-        out += s;
-        return;
-    }
-    out += '"';
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    out += '"';
-}
 
 class Csv {
 public:
@@ -54,7 +32,7 @@ public:
     {
         if (!m_first) m_text += ',';
         m_first = false;
-        csvField(m_text, c);
+        appendCsvField(m_text, c);
     }
     void end()
     {
@@ -118,16 +96,16 @@ bool writeOverviewCsv(const OverviewResult& r, const std::string& dir, std::stri
     if (r.timeline.valid) {
         Csv c{"type", "time ms", "percent"};
         for (const auto& [k, ns] : timelineRows(r.timeline))
-            c.row({k, num(ms(ns)),
-                   num(r.timeline.total > 0 ? double(ns) / double(r.timeline.total) * 100 : NAN)});
+            c.row({k, csvNumber(ms(ns)),
+                   csvNumber(r.timeline.total > 0 ? double(ns) / double(r.timeline.total) * 100 : NAN)});
         if (!c.write(path("gpu_timeline"), error)) return false;
     }
     if (!r.gpuOnly && !r.kernels.categories.empty()) {
         Csv c{"op category", "Count", "total_direct_kernel_time_ms", "Percentage (%)",
               "Cumulative Percentage (%)"};
         for (const CategorySummaryRow& x : r.kernels.categories)
-            c.row({x.category, std::to_string(x.count), num(x.directMs), num(x.percent),
-                   num(x.cumulativePercent)});
+            c.row({x.category, std::to_string(x.count), csvNumber(x.directMs), csvNumber(x.percent),
+                   csvNumber(x.cumulativePercent)});
         if (!c.write(path("ops_summary_by_category"), error)) return false;
     }
     if (!r.gpuOnly && !r.kernels.ops.empty()) {
@@ -141,8 +119,9 @@ bool writeOverviewCsv(const OverviewResult& r, const std::string& dir, std::stri
               "Percentage (%)",
               "Cumulative Percentage (%)"};
         for (const OpsSummaryRow& x : r.kernels.ops)
-            c.row({x.name, num(x.directUs), num(x.subtreeUs), num(x.directUs / 1000), num(x.subtreeUs / 1000),
-                   std::to_string(x.count), pyList(x.categories), num(x.percent), num(x.cumulativePercent)});
+            c.row({x.name, csvNumber(x.directUs), csvNumber(x.subtreeUs), csvNumber(x.directUs / 1000),
+                   csvNumber(x.subtreeUs / 1000), std::to_string(x.count), pyList(x.categories),
+                   csvNumber(x.percent), csvNumber(x.cumulativePercent)});
         if (!c.write(path("ops_summary"), error)) return false;
     }
     if (!r.gpuOnly) {
@@ -168,15 +147,15 @@ bool writeOverviewCsv(const OverviewResult& r, const std::string& dir, std::stri
                         if (k == p) v = val;
                     c.cell(v);
                 }
-                c.cell(num(x.gflops));
-                c.cell(num(x.dataMovedMB));
-                c.cell(num(x.flopsPerByte));
+                c.cell(csvNumber(x.gflops));
+                c.cell(csvNumber(x.dataMovedMB));
+                c.cell(csvNumber(x.flopsPerByte));
                 for (const Stats* st : {&x.tbPerS, &x.tflopsPerS})
                     for (double v : {st->mean, st->median, st->std, st->min, st->max})
-                        c.cell(num(v));
+                        c.cell(csvNumber(v));
                 for (double v : {x.kernelUs.mean, x.kernelUs.median, x.kernelUs.std, x.kernelUs.min,
                                  x.kernelUs.max, x.kernelUs.sum})
-                    c.cell(num(v));
+                    c.cell(csvNumber(v));
                 c.cell(std::to_string(x.count));
                 c.end();
             }
@@ -197,17 +176,17 @@ bool writeOverviewCsv(const OverviewResult& r, const std::string& dir, std::stri
             if (r.kernels.hasParentOpColumn) c.cell(x.parentOp);
             c.cell(x.kernelName);
             c.cell(x.stream >= 0 ? std::to_string(x.stream) : std::string());
-            c.cell(num(x.sumUs));
+            c.cell(csvNumber(x.sumUs));
             c.cell(std::to_string(x.count));
             for (double v : {x.meanUs, x.minUs, x.maxUs, x.percentOfKernels, x.percentOfTotal})
-                c.cell(num(v));
+                c.cell(csvNumber(v));
             c.end();
         }
         if (!c.write(path("kernel_summary"), error)) return false;
     }
     Csv h{"bin_start", "bin_end", "count"};
     for (const HistogramBin& b : r.shortKernels)
-        h.row({num(b.start), num(b.end), std::to_string(b.count)});
+        h.row({csvNumber(b.start), csvNumber(b.end), std::to_string(b.count)});
     return h.write(path("short_kernel_histogram"), error);
 }
 
