@@ -16,6 +16,7 @@
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -28,6 +29,8 @@ namespace {
 
 const char* kResnet =
     "pytorch_kineto__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
+// Its findings name cutlass kernels of 60+ characters without a space.
+const char* kBert = "AMD-AGI_TraceLens__tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz";
 
 using Opened = ks::test::OpenedWindow;
 
@@ -90,6 +93,39 @@ private slots:
         QVERIFY(o.window->timeline()->window().t0 <= s1.start);
         QVERIFY(o.window->timeline()->window().t1 >= s1.end);
         QVERIFY(o.window->timeline()->window().span() < (s1.end - s1.start) * 2);
+    }
+
+    void findingsWrapInFullAtTheListWidth()
+    {
+        Opened o = open(kBert);
+        QVERIFY(o.doc);
+        OverviewPage* page = o.window->overviewPage();
+        const OverviewReport* r = page->report();
+        QVERIFY(r);
+        QListWidget* list = page->findingsList();
+        QCOMPARE(list->count(), int(r->findings.size()));
+        bool longWord = false;
+        for (int width : {520, 300}) {
+            list->setFixedWidth(width);
+            QCoreApplication::processEvents();
+            const int room = list->viewport()->width();
+            for (int i = 0; i < list->count(); ++i) {
+                const Finding& f = r->findings[size_t(i)];
+                const QString full = QString::fromStdString(f.title + '\n' + f.detail);
+                for (const QString& word : full.split(QRegularExpression(u"\\s"_s)))
+                    longWord = longWord || word.size() > 40;
+                // Only zero-width spaces were added, and the item fits the list's width.
+                QCOMPARE(list->item(i)->text().remove(QChar(0x200B)), full);
+                QVERIFY2(list->visualItemRect(list->item(i)).width() <= room,
+                         qPrintable(u"finding %1 wider than %2 px"_s.arg(i).arg(room)));
+                const QSize need =
+                    list->fontMetrics()
+                        .boundingRect(QRect(0, 0, room, 100000), Qt::TextWordWrap, list->item(i)->text())
+                        .size();
+                QVERIFY2(need.width() <= room, qPrintable(list->item(i)->text()));
+            }
+        }
+        QVERIFY2(longWord, "the trace's findings no longer name a long kernel; pick another trace");
     }
 
     void rangeSelectionRescopesTheOverview()

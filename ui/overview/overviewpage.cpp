@@ -60,7 +60,12 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent)
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(new QLabel(tr("<b>Findings</b> — click one to see its events"), right));
     m_findings = new QListWidget(right);
+    // Findings are the page's answer to "why": wrapped in full at the list's current width
+    // (Adjust re-lays items out when the dock is resized) rather than clipped.
     m_findings->setWordWrap(true);
+    m_findings->setResizeMode(QListView::Adjust);
+    m_findings->setTextElideMode(Qt::ElideNone);
+    m_findings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_findings->setAlternatingRowColors(true);
     m_findings->setSelectionMode(QAbstractItemView::SingleSelection);
     rightLayout->addWidget(m_findings, 1);
@@ -308,7 +313,8 @@ void OverviewPage::show(std::shared_ptr<const OverviewReport> report)
     m_kernelRows->setRows(r.gpu.kernels.kernels);
     m_findings->clear();
     for (const Finding& f : r.findings) {
-        auto* item = new QListWidgetItem(qs(f.title) + QLatin1Char('\n') + qs(f.detail), m_findings);
+        auto* item =
+            new QListWidgetItem(wrappableText(qs(f.title) + QLatin1Char('\n') + qs(f.detail)), m_findings);
         item->setToolTip(qs(f.detail));
     }
     if (r.findings.empty()) {

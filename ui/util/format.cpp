@@ -77,4 +77,27 @@ QString formatPercent(double fraction)
     return QString::number(p, 'f', p >= 10 ? 1 : 2) + QLatin1Char('%');
 }
 
+QString wrappableText(const QString& text, int maxWord)
+{
+    static const QString separators = QStringLiteral("_,<>:()/");
+    QString out;
+    out.reserve(text.size() + text.size() / 8);
+    int wordStart = 0;
+    for (int i = 0; i <= text.size(); ++i) {
+        if (i < text.size() && !text.at(i).isSpace()) continue;
+        const QStringView word = QStringView(text).mid(wordStart, i - wordStart);
+        if (word.size() > maxWord) {
+            for (QChar c : word) {
+                out += c;
+                if (separators.contains(c)) out += QChar(0x200B);
+            }
+        } else {
+            out += word;
+        }
+        if (i < text.size()) out += text.at(i);
+        wordStart = i + 1;
+    }
+    return out;
+}
+
 } // namespace ks::ui

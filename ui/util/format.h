@@ -18,5 +18,9 @@ QString formatBytes(double bytes);
 // "1,234,567"
 QString formatCount(uint64_t n);
 QString formatPercent(double fraction);
+// The text with a zero-width space after the separators (_ , < > : ( ) /) of every word longer than
+// maxWord characters, so that word-wrapping views can break kernel names and other long
+// identifiers instead of clipping them. For display only: copies and tooltips keep the original.
+QString wrappableText(const QString& text, int maxWord = 32);
 
 } // namespace ks::ui
