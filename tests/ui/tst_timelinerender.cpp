@@ -5,9 +5,11 @@
 #include "ui/document/tracedocument.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelinestate.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QImage>
 #include <QPainter>
+#include <QPixmap>
 #include <QTest>
 
 using namespace ks;
@@ -110,6 +112,24 @@ private slots:
         // The same renderer blits again once the painter is unscaled.
         render(blits, s, QSize(800, 500), QImage::Format_RGB32);
         QVERIFY(blits.stripesBlitted() > 0);
+    }
+
+    void theViewBlitsOnScreenWithTheSamePixels()
+    {
+        // The widget's painter (backing store, widget offset) takes the blits too.
+        TimelineView v;
+        v.resize(1100, 650);
+        v.setDocument(m_doc);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.fitAll();
+        const uint64_t before = v.renderer().stripesBlitted();
+        v.viewport()->repaint();
+        QVERIFY(v.renderer().stripesBlitted() > before);
+        const QImage blitted = v.viewport()->grab().toImage();
+        v.renderer().setStripeBlits(false);
+        const QImage rects = v.viewport()->grab().toImage();
+        QCOMPARE(blitted, rects);
     }
 
 private:
