@@ -484,7 +484,8 @@ void TimelineRenderer::paintStripes(QPainter& p, const TimelineCoords& c, const 
         while (e < g.batches.size() && g.batches[e].depth == depth)
             ++e;
         const uint32_t end = g.batches[e - 1].end;
-        const int y = g.rects[begin].y();
+        // From the depth, not from a rect: one outside the window is an empty QRect at y 0.
+        const int y = metrics::kTrackPadding + depth * metrics::kSliceRowHeight;
         if (y + height > visTop && y < visBottom) {
             std::memset(owner, 0, size_t(width));
             int lo = width, hi = 0;
