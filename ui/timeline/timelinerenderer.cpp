@@ -230,6 +230,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
         p.drawLine(int(c.x(st.end)), c.headerHeight, int(c.x(st.end)), size.height());
     }
     paintTracks(p, c, s, rows);
+
     if (s.hasRange) {
         const double x0 = c.x(s.rangeT0), x1 = c.x(s.rangeT1);
         p.fillRect(QRectF(x0, c.headerHeight, x1 - x0, c.viewHeight()),
@@ -247,6 +248,7 @@ void TimelineRenderer::paint(QPainter& p, const QSize& size, const TimelineState
         p.drawLine(s.hoverX, c.headerHeight, s.hoverX, size.height());
     }
     p.restore();
+
     paintLabels(p, c, rows);
     m_ruler.paint(p, c, s, ticks, m_geometry.highlightColumns(s.highlight));
 }
@@ -266,10 +268,10 @@ TrackGeometry& TimelineRenderer::builtTrack(const TimelineCoords& c, TrackId tra
     g.rects.resize(items.size());
     g.batches.clear();
     g.labels.clear();
-    // Items come depth by depth. Each depth is sorted by colour (counting sort) so that painting is
-    // one drawRects call per colour and depth: drawing a depth's stripe of the image at a time keeps
-    // it in cache, where colour batches spanning the whole track went back to memory for each colour.
-    // Depths never overlap, and within a depth colours keep their order, so the pixels are the same.
+    // Items come depth by depth. Each depth is sorted by colour (counting sort): the stripe of a
+    // depth (paintStripes) is laid out from its batches in colour order, and without stripes a batch
+    // is one drawRects call. Depths never overlap and within a depth the colours keep the order
+    // they had when the whole track was sorted by colour, so the pixels are the same.
     StringId lastCategory;
     EventKind lastKind = t.kindOf(lastCategory);
     uint32_t out = 0;
