@@ -10,3 +10,7 @@ endif()
 if(TARGET tst_rankoverview)
     target_include_directories(tst_rankoverview PRIVATE ${CMAKE_SOURCE_DIR}/bench)
 endif()
+# The renderer test paints the benchmark's generated trace (bench/generatedtrace.h, header only).
+if(TARGET tst_timelinerender)
+    target_include_directories(tst_timelinerender PRIVATE ${CMAKE_SOURCE_DIR}/bench)
+endif()

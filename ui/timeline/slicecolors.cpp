@@ -44,8 +44,11 @@ void SliceColors::reloadColors()
     m_colors[kStep] = pal.step;
     m_colors[kOther] = pal.other;
     m_colors[kSpan] = pal.span;
+    m_opaque = true;
     for (int i = 0; i < kCount; ++i) {
         const QColor& c = m_colors[i];
+        m_brushes[i] = QBrush(c);
+        m_opaque = m_opaque && c.alpha() == 255;
         const double luminance = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF();
         m_text[i] = luminance < 0.5 ? pal.onDarkFill : pal.onLightFill;
     }

@@ -2,6 +2,7 @@
 
 #include "core/model/trace.h"
 
+#include <QBrush>
 #include <QColor>
 #include <cstdint>
 #include <vector>
@@ -23,6 +24,11 @@ public:
     void reloadColors();
     uint8_t indexOf(StringId name, EventKind kind) const;
     const QColor& color(uint8_t index) const { return m_colors[index]; }
+    // The colour as a solid brush, made once: QPainter::setBrush() with the brush it already has
+    // returns at once, where a QColor would build a new brush every call.
+    const QBrush& brush(uint8_t index) const { return m_brushes[index]; }
+    // Every slice colour is fully opaque (then painting order alone decides a pixel).
+    bool opaque() const { return m_opaque; }
     const QColor& textColor(uint8_t index) const { return m_text[index]; }
 
 private:
@@ -30,6 +36,8 @@ private:
 
     const Trace* m_trace = nullptr;
     QColor m_colors[kCount];
+    QBrush m_brushes[kCount];
+    bool m_opaque = true;
     QColor m_text[kCount];
     // Cache keyed by StringId; 0xff = not computed. Kind is part of the key through a second table
     // for the rare name used by two kinds.

@@ -27,10 +27,16 @@ struct TrackGeometry {
         StringId name;
         uint8_t color;
     };
+    // Rectangles of one colour at one depth, drawn with one drawRects call.
+    struct Batch {
+        uint32_t end; // the batch's rects are [end of the batch before, end)
+        uint16_t depth;
+        uint8_t color;
+    };
     std::vector<LodItem> items;
-    std::vector<QRect> rects;        // grouped by colour
-    std::vector<uint32_t> colorEnds; // rects of colour c are [colorEnds[c-1], colorEnds[c])
-    std::vector<uint8_t> itemColor;  // per item
+    std::vector<QRect> rects;       // depth by depth, grouped by colour within a depth
+    std::vector<Batch> batches;     // in drawing order
+    std::vector<uint8_t> itemColor; // per item
     std::vector<Label> labels;
     bool itemsValid = false;
     bool rectsValid = false;

@@ -8,10 +8,13 @@
 #include "ui/util/format.h"
 #include "ui/util/theme.h"
 
+#include <QGuiApplication>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ks::ui {
 
@@ -20,6 +23,24 @@ namespace {
 QString qstr(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// The first text drawn in a font loads its engine and rasterises its glyphs: 5 ms of the first
+// frame in bench_render. Done here, when the view is made, the first frame after a trace opens
+// finds them cached (the caches are per font engine, shared by every raster paint device).
+void warmFonts(std::initializer_list<const QFont*> fonts)
+{
+    if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance())) return;
+    QString ascii;
+    for (char16_t ch = 0x20; ch < 0x7f; ++ch)
+        ascii += QChar(ch);
+    QImage scratch(1024, 16, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&scratch);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    for (const QFont* font : fonts) {
+        p.setFont(*font);
+        p.drawText(0, 12, ascii);
+    }
 }
 
 } // namespace
@@ -32,6 +53,8 @@ TimelineRenderer::TimelineRenderer()
     m_groupFont.setBold(true);
     m_detailFont.setPixelSize(10);
     m_buckets.resize(SliceColors::kCount);
+    // The ruler's fonts are the slice and detail fonts' sizes.
+    warmFonts({&m_sliceFont, &m_labelFont, &m_groupFont, &m_detailFont});
 }
 
 void TimelineRenderer::setDocument(const TraceDocument* doc)
@@ -237,42 +260,70 @@ TrackGeometry& TimelineRenderer::builtTrack(const TimelineCoords& c, TrackId tra
     const std::vector<LodItem>& items = m_geometry.sliceItems(track);
     const Trace& t = *m_doc->trace;
     const double left = c.trackLeft() - 2, right = c.size.width() + 2;
+    // c.x() with its division hoisted: the same arithmetic, so the same pixels.
+    const double origin = c.trackLeft();
+    const TimeNs t0 = c.window.t0;
+    const double pxPerNs = c.pxPerNs();
     g.itemColor.resize(items.size());
-    m_colorCounts.assign(SliceColors::kCount + 1, 0);
-    for (size_t i = 0; i < items.size(); ++i) {
-        const uint8_t ci = m_colors.indexOf(items[i].name, t.kindOf(items[i].category));
-        g.itemColor[i] = ci;
-        ++m_colorCounts[ci + 1];
-    }
-    // Counting sort by colour so that painting is one drawRects call per colour.
-    g.colorEnds.assign(SliceColors::kCount, 0);
-    for (int ci = 1; ci <= SliceColors::kCount; ++ci)
-        m_colorCounts[ci] += m_colorCounts[ci - 1];
     g.rects.resize(items.size());
+    g.batches.clear();
     g.labels.clear();
-    size_t dropped = 0;
-    for (size_t i = 0; i < items.size(); ++i) {
-        const LodItem& it = items[i];
-        double x0 = c.x(it.start), x1 = c.x(it.end);
-        QRect r;
-        if (x1 >= left && x0 <= right) {
-            x0 = std::max(x0, left);
-            x1 = std::min(x1, right);
-            const int ix0 = int(std::floor(x0));
-            int w = std::max(1, int(std::ceil(x1)) - ix0);
-            // A one-pixel gap separates neighbours that are wide enough to afford it.
-            if (w >= 4) w -= 1;
-            r = QRect(ix0, metrics::kTrackPadding + it.depth * metrics::kSliceRowHeight, w,
-                      metrics::kSliceRowHeight - 1);
-            if (w >= metrics::kMinLabelTextWidth)
-                g.labels.push_back(TrackGeometry::Label{r, it.name, g.itemColor[i]});
-        } else {
-            ++dropped; // outside the window horizontally: an empty rect paints nothing
+    // Items come depth by depth. Each depth is sorted by colour (counting sort): the stripe of a
+    // depth (paintStripes) is laid out from its batches in colour order, and without stripes a batch
+    // is one drawRects call. Depths never overlap and within a depth the colours keep the order
+    // they had when the whole track was sorted by colour, so the pixels are the same.
+    StringId lastCategory;
+    EventKind lastKind = t.kindOf(lastCategory);
+    uint32_t out = 0;
+    size_t first = 0;
+    while (first < items.size()) {
+        const uint16_t depth = items[first].depth;
+        size_t last = first;
+        m_colorCounts.assign(SliceColors::kCount + 1, 0);
+        for (; last < items.size() && items[last].depth == depth; ++last) {
+            const LodItem& it = items[last];
+            if (it.category != lastCategory) {
+                lastCategory = it.category;
+                lastKind = t.kindOf(it.category);
+            }
+            const uint8_t ci = m_colors.indexOf(it.name, lastKind);
+            g.itemColor[last] = ci;
+            ++m_colorCounts[ci + 1];
         }
-        g.rects[m_colorCounts[g.itemColor[i]]++] = r;
+        for (int ci = 1; ci <= SliceColors::kCount; ++ci)
+            m_colorCounts[ci] += m_colorCounts[ci - 1];
+        // m_colorCounts[ci] is where colour ci starts within this depth's rects.
+        const int y = metrics::kTrackPadding + depth * metrics::kSliceRowHeight;
+        for (size_t i = first; i < last; ++i) {
+            const LodItem& it = items[i];
+            double x0 = origin + double(it.start - t0) * pxPerNs;
+            double x1 = origin + double(it.end - t0) * pxPerNs;
+            QRect r;
+            if (x1 >= left && x0 <= right) {
+                x0 = std::max(x0, left);
+                x1 = std::min(x1, right);
+                // Both are positive here (left > 0): truncation is floor, and ceil is one compare
+                // (std::floor and std::ceil are not inlined without SSE4.1).
+                const int ix0 = int(x0);
+                const int ix1 = int(x1) + (double(int(x1)) < x1 ? 1 : 0);
+                int w = std::max(1, ix1 - ix0);
+                // A one-pixel gap separates neighbours that are wide enough to afford it.
+                if (w >= 4) w -= 1;
+                r = QRect(ix0, y, w, metrics::kSliceRowHeight - 1);
+                if (w >= metrics::kMinLabelTextWidth)
+                    g.labels.push_back(TrackGeometry::Label{r, it.name, g.itemColor[i]});
+            } // else outside the window horizontally: an empty rect paints nothing
+            g.rects[out + m_colorCounts[g.itemColor[i]]++] = r;
+        }
+        uint32_t end = out;
+        for (int ci = 0; ci < SliceColors::kCount; ++ci) {
+            if (m_colorCounts[ci] == end - out) continue;
+            end = out + m_colorCounts[ci];
+            g.batches.push_back(TrackGeometry::Batch{end, depth, uint8_t(ci)});
+        }
+        out = end;
+        first = last;
     }
-    for (int ci = 0; ci < SliceColors::kCount; ++ci)
-        g.colorEnds[ci] = m_colorCounts[ci];
     g.rectsValid = true;
     return g;
 }
@@ -340,16 +391,17 @@ void TimelineRenderer::paintSliceRow(QPainter& p, const TimelineCoords& c, const
     p.save();
     p.translate(0, top);
     p.setPen(Qt::NoPen);
-    uint32_t begin = 0;
-    for (int ci = 0; ci < SliceColors::kCount; ++ci) {
-        const uint32_t end = g.colorEnds[ci];
-        if (end > begin) {
-            p.setBrush(m_colors.color(uint8_t(ci)));
-            p.drawRects(g.rects.data() + begin, int(end - begin));
+    if (canBlitStripes(p)) {
+        paintStripes(p, c, g, top);
+    } else {
+        uint32_t begin = 0;
+        for (const TrackGeometry::Batch& b : g.batches) {
+            p.setBrush(m_colors.brush(b.color));
+            p.drawRects(g.rects.data() + begin, int(b.end - begin));
+            begin = b.end;
         }
-        begin = end;
+        p.setBrush(Qt::NoBrush);
     }
-    p.setBrush(Qt::NoBrush);
     if (!g.labels.empty()) {
         p.setFont(m_sliceFont);
         const QFontMetrics fm(m_sliceFont);
@@ -387,6 +439,86 @@ void TimelineRenderer::paintSliceRow(QPainter& p, const TimelineCoords& c, const
         }
     }
     p.restore();
+}
+
+bool TimelineRenderer::canBlitStripes(QPainter& p) const
+{
+    // Only where a blit lands on the same device pixels as the rectangles would: Qt's raster
+    // engine (it draws an image at once, so the stripe buffer can be refilled for the next depth),
+    // no scaling (a high-DPI screen takes drawRects), plain source-over with opaque colours.
+    if (!m_stripeBlits || !m_colors.opaque()) return false;
+    const QPaintEngine* engine = p.paintEngine();
+    if (!engine || engine->type() != QPaintEngine::Raster) return false;
+    const QTransform t = p.deviceTransform();
+    return t.type() <= QTransform::TxTranslate && t.dx() == std::floor(t.dx()) &&
+           t.dy() == std::floor(t.dy()) && p.opacity() == 1.0 &&
+           p.compositionMode() == QPainter::CompositionMode_SourceOver;
+}
+
+void TimelineRenderer::paintStripes(QPainter& p, const TimelineCoords& c, const TrackGeometry& g, int top)
+{
+    // A depth's rectangles all share one row of the image, fifteen pixels high. Qt fills each of
+    // them row by row (a call per pixel row per rectangle: 40 ns for a 1x15 box, the bulk of a
+    // zoomed-out frame), so they are laid into one line of colour indices instead, in the order
+    // drawRects would paint them (a later colour over an earlier one), and the line is blitted as
+    // a 15-row image: transparent where no slice is, so what lies under the slices still shows.
+    const int left = c.trackLeft();
+    const int width = c.trackWidth();
+    const int height = metrics::kSliceRowHeight - 1;
+    if (m_stripe.width() != width || m_stripe.height() != height)
+        m_stripe = QImage(width, height, QImage::Format_ARGB32_Premultiplied);
+    m_stripeOwner.resize(size_t(width));
+    QRgb lut[SliceColors::kCount + 1];
+    lut[0] = 0;
+    for (int ci = 0; ci < SliceColors::kCount; ++ci)
+        lut[ci + 1] = m_colors.color(uint8_t(ci)).rgba(); // opaque: premultiplied is the same
+    // The visible rows, in the track's coordinates.
+    const int visTop = c.headerHeight - top;
+    const int visBottom = visTop + c.viewHeight();
+    uint8_t* owner = m_stripeOwner.data();
+    const size_t bpl = size_t(m_stripe.bytesPerLine());
+    uchar* bits = m_stripe.bits();
+    size_t b = 0;
+    uint32_t begin = 0;
+    while (b < g.batches.size()) {
+        const uint16_t depth = g.batches[b].depth;
+        size_t e = b;
+        while (e < g.batches.size() && g.batches[e].depth == depth)
+            ++e;
+        const uint32_t end = g.batches[e - 1].end;
+        // From the depth, not from a rect: one outside the window is an empty QRect at y 0.
+        const int y = metrics::kTrackPadding + depth * metrics::kSliceRowHeight;
+        if (y + height > visTop && y < visBottom) {
+            std::memset(owner, 0, size_t(width));
+            int lo = width, hi = 0;
+            uint32_t r = begin;
+            for (size_t k = b; k < e; ++k) {
+                const uint8_t value = uint8_t(g.batches[k].color + 1);
+                for (; r < g.batches[k].end; ++r) {
+                    const QRect& rect = g.rects[r];
+                    const int x0 = std::max(rect.x(), left) - left;
+                    const int x1 = std::min(rect.x() + rect.width(), left + width) - left;
+                    if (x1 <= x0) continue;
+                    std::memset(owner + x0, value, size_t(x1 - x0));
+                    lo = std::min(lo, x0);
+                    hi = std::max(hi, x1);
+                }
+            }
+            if (hi > lo) {
+                // Only the columns something covers are converted, copied and blitted.
+                auto* row = reinterpret_cast<QRgb*>(bits) + lo;
+                for (int x = lo; x < hi; ++x)
+                    row[x - lo] = lut[owner[x]];
+                for (int line = 1; line < height; ++line)
+                    std::memcpy(bits + size_t(line) * bpl + size_t(lo) * sizeof(QRgb), row,
+                                size_t(hi - lo) * sizeof(QRgb));
+                p.drawImage(QPoint(left + lo, y), m_stripe, QRect(lo, 0, hi - lo, height));
+                ++m_stripesBlitted;
+            }
+        }
+        begin = end;
+        b = e;
+    }
 }
 
 void TimelineRenderer::paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row)

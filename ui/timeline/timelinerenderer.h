@@ -7,6 +7,7 @@
 #include "ui/timeline/tracklayout.h"
 
 #include <QFont>
+#include <QImage>
 #include <QRectF>
 #include <QString>
 #include <unordered_map>
@@ -58,6 +59,12 @@ public:
     const SliceColors& colors() const { return m_colors; }
     // The theme switched: slices take its colours (everything else reads it while painting).
     void reloadColors() { m_colors.reloadColors(); }
+    // On by default: where the painter allows it (canBlitStripes), a depth's slices are blitted as
+    // one image line instead of one QPainter::drawRects rectangle each. Off draws every slice with
+    // drawRects: the reference the blits must match pixel for pixel (tests, bench_render).
+    void setStripeBlits(bool on) { m_stripeBlits = on; }
+    // Stripes blitted since construction (tests).
+    uint64_t stripesBlitted() const { return m_stripesBlitted; }
 
 private:
     // Points the geometry at the condensed copies of the rows whose stacks are folded.
@@ -68,6 +75,9 @@ private:
                        const TimelineState& s);
     // The track's geometry for the current key, with rectangles built.
     TrackGeometry& builtTrack(const TimelineCoords& c, TrackId track);
+    bool canBlitStripes(QPainter& p) const;
+    // The track's slice rectangles, one image blit per depth; top: the track's widget y.
+    void paintStripes(QPainter& p, const TimelineCoords& c, const TrackGeometry& g, int top);
     void paintCounterRow(QPainter& p, const TimelineCoords& c, const TrackLayout::Row& row);
     void paintLabels(QPainter& p, const TimelineCoords& c, const std::vector<int>& rows);
     void paintSelection(QPainter& p, const TimelineCoords& c, const TimelineState& s);
@@ -92,6 +102,10 @@ private:
     std::vector<std::vector<QRect>> m_buckets;
     std::vector<QRect> m_highlightRects;
     std::vector<uint32_t> m_colorCounts;
+    bool m_stripeBlits = true;
+    uint64_t m_stripesBlitted = 0;
+    QImage m_stripe;                    // one depth's row of slices, reused by every depth
+    std::vector<uint8_t> m_stripeOwner; // per column of the stripe: colour index + 1, 0 for none
 };
 
 } // namespace ks::ui
