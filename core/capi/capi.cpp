@@ -383,6 +383,11 @@ void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, in
 {
     opBegin(name, payload, record_function_id, sequence_nr, fwd_thread_id, uint32_t(thread_id));
 }
+void ks_op_push_stack(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
+                      uint64_t fwd_thread_id, uint64_t thread_id, uint32_t stack_text)
+{
+    opBegin(name, payload, record_function_id, sequence_nr, fwd_thread_id, uint32_t(thread_id), stack_text);
+}
 void ks_set_thread_name(const char* name)
 {
     try {

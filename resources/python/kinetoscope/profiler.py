@@ -83,6 +83,7 @@ class profile:  # noqa: N801
         self.experimental_config = experimental_config
         self._observer_options = {"record_shapes": self.record_shapes or self.with_flops,
                                   "profile_memory": self.profile_memory,
+                                  "with_stack": self.with_stack,
                                   "shape_sampling": int(shape_sampling)}
         if op_filter:
             self._observer_options.update(op_filter)
@@ -174,7 +175,7 @@ class profile:  # noqa: N801
             self._tagger.start()
         if (self.with_modules or self.with_stack) and "torch" in sys.modules and self._modules is None:
             from .moduleranges import ModuleRanges
-            self._modules = ModuleRanges()
+            self._modules = ModuleRanges(name_frames=self.with_stack and _observer.stacks_active())
             self._modules.start()
 
     def stop(self):

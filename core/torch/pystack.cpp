@@ -1,0 +1,570 @@
+// Python.h for its type names and constants only: every CPython function is resolved with dlsym
+// (PyApi), so that this library neither links libpython nor fails to load in a program without it,
+// and no struct whose layout changes between Python versions is read (code objects' names come
+// through attributes; PyCFunctionObject's m_ml has stayed right after the object header).
+#include "pystack.h"
+
+#include "kinetoscope.h"
+
+#include <Python.h>
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <dlfcn.h>
+#include <frameobject.h>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace ks::torchobs {
+
+namespace {
+
+struct PyApi {
+    bool ok = false;
+    std::string missing;
+    int (*IsInitialized)();
+    PyGILState_STATE (*GILStateEnsure)();
+    void (*GILStateRelease)(PyGILState_STATE);
+    PyThreadState* (*ThreadStateGet)();
+    PyThreadState* (*ThreadStateSwap)(PyThreadState*);
+    PyInterpreterState* (*ThreadStateGetInterpreter)(PyThreadState*);
+    PyThreadState* (*InterpreterThreadHead)(PyInterpreterState*);
+    PyThreadState* (*ThreadStateNext)(PyThreadState*);
+    PyFrameObject* (*ThreadStateGetFrame)(PyThreadState*);
+    PyFrameObject* (*FrameGetBack)(PyFrameObject*);
+    PyCodeObject* (*FrameGetCode)(PyFrameObject*);
+    int (*FrameGetLineNumber)(PyFrameObject*);
+    void (*EvalSetProfile)(Py_tracefunc, PyObject*);
+    int (*EvalSetProfileFor)(PyThreadState*, Py_tracefunc, PyObject*); // _PyEval_SetProfile, optional
+    PyObject* (*ObjectRepr)(PyObject*);
+    PyObject* (*GetAttrString)(PyObject*, const char*);
+    const char* (*UnicodeAsUTF8)(PyObject*);
+    PyObject* (*CapsuleNew)(void*, const char*, PyCapsule_Destructor);
+    void* (*CapsuleGetPointer)(PyObject*, const char*);
+    void (*IncRef)(PyObject*);
+    void (*DecRef)(PyObject*);
+    void (*ErrClear)();
+
+    template <class F>
+    void get(F& f, const char* name, bool required = true)
+    {
+        f = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+        if (!f && required) missing += missing.empty() ? name : std::string(", ") + name;
+    }
+
+    PyApi()
+    {
+        get(IsInitialized, "Py_IsInitialized");
+        get(GILStateEnsure, "PyGILState_Ensure");
+        get(GILStateRelease, "PyGILState_Release");
+        get(ThreadStateGet, "PyThreadState_Get");
+        get(ThreadStateSwap, "PyThreadState_Swap");
+        get(ThreadStateGetInterpreter, "PyThreadState_GetInterpreter");
+        get(InterpreterThreadHead, "PyInterpreterState_ThreadHead");
+        get(ThreadStateNext, "PyThreadState_Next");
+        get(ThreadStateGetFrame, "PyThreadState_GetFrame");
+        get(FrameGetBack, "PyFrame_GetBack");
+        get(FrameGetCode, "PyFrame_GetCode");
+        get(FrameGetLineNumber, "PyFrame_GetLineNumber");
+        get(EvalSetProfile, "PyEval_SetProfile");
+        get(EvalSetProfileFor, "_PyEval_SetProfile", false);
+        get(ObjectRepr, "PyObject_Repr");
+        get(GetAttrString, "PyObject_GetAttrString");
+        get(UnicodeAsUTF8, "PyUnicode_AsUTF8");
+        get(CapsuleNew, "PyCapsule_New");
+        get(CapsuleGetPointer, "PyCapsule_GetPointer");
+        get(IncRef, "Py_IncRef");
+        get(DecRef, "Py_DecRef");
+        get(ErrClear, "PyErr_Clear");
+        ok = missing.empty() && IsInitialized();
+    }
+};
+
+PyApi& api()
+{
+    static PyApi* a = new PyApi();
+    return *a;
+}
+
+class Gil {
+public:
+    Gil() : m_state(api().GILStateEnsure()) {}
+    ~Gil() { api().GILStateRelease(m_state); }
+    Gil(const Gil&) = delete;
+    Gil& operator=(const Gil&) = delete;
+
+private:
+    PyGILState_STATE m_state;
+};
+
+constexpr const char* kCapsuleName = "kinetoscope.pystack";
+// Deeper calls share their caller's node (stacks are cut there); more distinct stacks than this on
+// one thread share their caller's node too, so a program that keeps making new call paths (deep
+// recursion through many functions) cannot grow the tree without bound.
+constexpr uint32_t kMaxDepth = 256;
+constexpr size_t kMaxNodes = size_t(1) << 20;
+
+// A frame's text, shared by every tree (created under the GIL, never freed or changed).
+struct FrameKey {
+    const void* ptr; // the code object, PyMethodDef of a C function, or a module name's text
+    int line;        // the line for code; -1 C functions; -2 module names
+    bool operator==(const FrameKey&) const = default;
+};
+struct FrameKeyHash {
+    size_t operator()(const FrameKey& k) const
+    {
+        return std::hash<const void*>{}(k.ptr) * 31 + std::hash<int>{}(k.line);
+    }
+};
+
+struct Node {
+    Node* parent = nullptr;
+    const std::string* frame = nullptr; // null for the root
+    uint32_t depth = 0;
+    uint32_t stackId = 0; // interned "Call stack" text, built on first use
+};
+
+struct ChildKey {
+    const Node* parent;
+    FrameKey frame;
+    bool operator==(const ChildKey&) const = default;
+};
+struct ChildKeyHash {
+    size_t operator()(const ChildKey& k) const
+    {
+        return std::hash<const void*>{}(k.parent) ^ (FrameKeyHash{}(k.frame) << 1);
+    }
+};
+
+enum class EntryKind : uint8_t { Python, C };
+
+struct Entry {
+    Node* node;
+    const void* frame; // PyFrameObject* of a Python call, the calling frame of a C call
+    const void* key;   // code object / PyMethodDef
+    EntryKind kind;
+};
+
+// A frame to seed a thread's stack with, read by the enabling thread.
+struct SeedFrame {
+    FrameKey key;
+    const std::string* text;
+    const void* frame;
+};
+
+// One thread's shadow stack and tree. Written only by the profile function on its owning thread
+// (with the GIL), read by the operator callback on that thread; the enabling thread only leaves a
+// seed, under the GIL, for the owner to apply.
+struct ShadowStack {
+    std::atomic<bool> active{false};
+    const char* owner = nullptr; // the owning OS thread's t_tag
+    std::vector<Entry> entries;
+    std::deque<Node> nodes;
+    std::unordered_map<ChildKey, Node*, ChildKeyHash> children;
+    uint64_t prefixGeneration = 0;
+    // Left by enable() for another thread; applied by that thread's first profile call.
+    std::atomic<bool> seedPending{false};
+    std::vector<SeedFrame> seed;
+
+    Node* root()
+    {
+        if (nodes.empty()) nodes.emplace_back();
+        return &nodes.front();
+    }
+    void reset()
+    {
+        entries.clear();
+        children.clear();
+        nodes.clear();
+    }
+    Node* child(Node* parent, const FrameKey& key, const std::string* text)
+    {
+        if (parent->depth >= kMaxDepth) return parent;
+        auto [it, inserted] = children.try_emplace(ChildKey{parent, key}, nullptr);
+        if (inserted) {
+            if (nodes.size() >= kMaxNodes) {
+                children.erase(it);
+                return parent;
+            }
+            Node& n = nodes.emplace_back();
+            n.parent = parent;
+            n.frame = text;
+            n.depth = parent->depth + 1;
+            it->second = &n;
+        }
+        return it->second;
+    }
+    Node* top() { return entries.empty() ? root() : entries.back().node; }
+};
+
+// Global state, guarded by the GIL (the profile function and every entry point hold it).
+struct State {
+    std::atomic<bool> on{false};
+    std::vector<std::string> prefixes;
+    uint64_t prefixGeneration = 0;
+    std::unordered_map<FrameKey, std::unique_ptr<std::string>, FrameKeyHash> texts;
+    std::unordered_map<std::string, std::unique_ptr<std::string>> moduleNames;
+    // Thread state → its stack. Stacks are never freed: an operator callback may still read one.
+    std::unordered_map<PyThreadState*, ShadowStack*> stacks;
+    std::vector<std::unique_ptr<ShadowStack>> all;
+    // The thread states the profile function is installed on, to remove it from those still alive.
+    std::unordered_set<PyThreadState*> installed;
+};
+
+State& state()
+{
+    static State* s = new State();
+    return *s;
+}
+
+thread_local ShadowStack* t_stack = nullptr;
+thread_local char t_tag;
+
+std::string_view utf8(PyObject* o)
+{
+    if (!o) return {};
+    const char* s = api().UnicodeAsUTF8(o);
+    if (!s) {
+        api().ErrClear();
+        return {};
+    }
+    return s;
+}
+
+std::string attribute(PyObject* o, const char* name)
+{
+    PyObject* v = api().GetAttrString(o, name);
+    if (!v) {
+        api().ErrClear();
+        return {};
+    }
+    std::string out(utf8(v));
+    api().DecRef(v);
+    return out;
+}
+
+std::string_view trimmed(std::string_view file)
+{
+    for (const std::string& p : state().prefixes)
+        if (file.size() > p.size() && file.substr(0, p.size()) == p) return file.substr(p.size());
+    return file;
+}
+
+const std::string* codeText(PyCodeObject* code, int line)
+{
+    State& s = state();
+    auto [it, inserted] = s.texts.try_emplace(FrameKey{code, line});
+    if (inserted) {
+        // Kept alive while its text is cached, so the pointer stays this code object's.
+        PyObject* c = reinterpret_cast<PyObject*>(code);
+        api().IncRef(c);
+        std::string t(trimmed(attribute(c, "co_filename")));
+        t += '(';
+        t += std::to_string(line);
+        t += "): ";
+        t += attribute(c, "co_name");
+        it->second = std::make_unique<std::string>(std::move(t));
+    }
+    return it->second.get();
+}
+
+// C functions are keyed by their PyMethodDef: a bound method is a new object at every call, while
+// its definition stays. The first repr seen names them all, as in torch.
+const std::string* cText(PyObject* fn, const void** key)
+{
+    // CPython reports C calls of PyCFunction objects only (method descriptors are bound first),
+    // and PyCMethodObject starts with PyCFunctionObject.
+    *key = reinterpret_cast<PyCFunctionObject*>(fn)->m_ml;
+    State& s = state();
+    auto [it, inserted] = s.texts.try_emplace(FrameKey{*key, -1});
+    if (inserted) {
+        std::string t;
+        if (PyObject* r = api().ObjectRepr(fn)) {
+            t = utf8(r);
+            api().DecRef(r);
+        } else {
+            api().ErrClear();
+        }
+        if (t.empty()) t = "<built-in function>";
+        it->second = std::make_unique<std::string>(std::move(t));
+    }
+    return it->second.get();
+}
+
+void popTo(ShadowStack& st, EntryKind kind, const void* frame, const void* key)
+{
+    // Usually the innermost entry; one further in means calls whose end was not seen (a C
+    // function that was running at enable), which end here too.
+    for (size_t i = st.entries.size(); i-- > 0;) {
+        const Entry& e = st.entries[i];
+        if (e.kind == kind && e.frame == frame && (kind == EntryKind::Python || e.key == key)) {
+            st.entries.resize(i);
+            return;
+        }
+    }
+}
+
+void applySeed(ShadowStack& st)
+{
+    State& s = state();
+    if (st.prefixGeneration != s.prefixGeneration) {
+        st.reset();
+        st.prefixGeneration = s.prefixGeneration;
+    }
+    st.entries.clear();
+    Node* n = st.root();
+    for (const SeedFrame& f : st.seed) {
+        n = st.child(n, f.key, f.text);
+        st.entries.push_back(Entry{n, f.frame, f.key.ptr, EntryKind::Python});
+    }
+    st.seed.clear();
+    st.seedPending.store(false, std::memory_order_release);
+}
+
+// Makes st the calling thread's stack. A stack that another OS thread owned (its thread state moved,
+// or its address was reused by a new one) is left to that thread, whose operator callback may still
+// read it; this thread state gets a new one.
+ShadowStack* claim(ShadowStack* st)
+{
+    if (st->owner == &t_tag) return st;
+    if (st->owner != nullptr) {
+        State& s = state();
+        auto fresh = std::make_unique<ShadowStack>();
+        fresh->seed = std::move(st->seed);
+        fresh->seedPending.store(st->seedPending.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        fresh->active.store(st->active.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        st->active.store(false, std::memory_order_relaxed);
+        st = fresh.get();
+        s.all.push_back(std::move(fresh));
+        s.stacks[api().ThreadStateGet()] = st;
+    }
+    st->owner = &t_tag;
+    t_stack = st;
+    return st;
+}
+
+int profile(PyObject* obj, PyFrameObject* frame, int what, PyObject* arg)
+{
+    if (!state().on.load(std::memory_order_relaxed)) return 0;
+    ShadowStack* st = t_stack;
+    if (!st || st->owner != &t_tag) {
+        st = static_cast<ShadowStack*>(api().CapsuleGetPointer(obj, kCapsuleName));
+        if (!st) {
+            api().ErrClear();
+            return 0;
+        }
+        auto it = state().stacks.find(api().ThreadStateGet());
+        if (it != state().stacks.end()) st = it->second;
+        st = claim(st);
+    }
+    if (st->seedPending.load(std::memory_order_relaxed)) applySeed(*st);
+    switch (what) {
+    case PyTrace_CALL: {
+        PyCodeObject* code = api().FrameGetCode(frame);
+        const int line = api().FrameGetLineNumber(frame);
+        api().DecRef(reinterpret_cast<PyObject*>(code)); // kept alive by the frame (and codeText)
+        const std::string* text = codeText(code, line);
+        Node* n = st->child(st->top(), FrameKey{code, line}, text);
+        st->entries.push_back(Entry{n, frame, code, EntryKind::Python});
+        break;
+    }
+    case PyTrace_RETURN:
+        if (!st->entries.empty() && st->entries.back().frame == frame &&
+            st->entries.back().kind == EntryKind::Python)
+            st->entries.pop_back();
+        else
+            popTo(*st, EntryKind::Python, frame, nullptr);
+        break;
+    case PyTrace_C_CALL: {
+        const void* key = nullptr;
+        const std::string* text = cText(arg, &key);
+        Node* n = st->child(st->top(), FrameKey{key, -1}, text);
+        st->entries.push_back(Entry{n, frame, key, EntryKind::C});
+        break;
+    }
+    case PyTrace_C_RETURN:
+    case PyTrace_C_EXCEPTION: {
+        const void* key = reinterpret_cast<PyCFunctionObject*>(arg)->m_ml;
+        if (!st->entries.empty() && st->entries.back().frame == frame && st->entries.back().key == key &&
+            st->entries.back().kind == EntryKind::C)
+            st->entries.pop_back();
+        else
+            popTo(*st, EntryKind::C, frame, key);
+        break;
+    }
+    default:
+        break;
+    }
+    return 0;
+}
+
+// The frames on a thread's stack, outermost first, as seeds (with the GIL).
+std::vector<SeedFrame> seedFrom(PyFrameObject* top)
+{
+    std::vector<SeedFrame> out;
+    PyFrameObject* f = top;
+    if (f) api().IncRef(reinterpret_cast<PyObject*>(f));
+    while (f) {
+        PyCodeObject* code = api().FrameGetCode(f);
+        const int line = api().FrameGetLineNumber(f);
+        out.push_back(SeedFrame{FrameKey{code, line}, codeText(code, line), f});
+        api().DecRef(reinterpret_cast<PyObject*>(code));
+        PyFrameObject* back = api().FrameGetBack(f);
+        api().DecRef(reinterpret_cast<PyObject*>(f));
+        f = back;
+    }
+    return {out.rbegin(), out.rend()};
+}
+
+void setProfileOn(PyThreadState* ts, Py_tracefunc fn, PyObject* obj)
+{
+    PyApi& a = api();
+    if (a.EvalSetProfileFor) {
+        if (a.EvalSetProfileFor(ts, fn, obj) < 0) a.ErrClear();
+        return;
+    }
+    PyThreadState* self = a.ThreadStateGet();
+    if (ts != self) a.ThreadStateSwap(ts);
+    a.EvalSetProfile(fn, obj);
+    if (ts != self) a.ThreadStateSwap(self);
+}
+
+// Installs the profile function on ts with its stack seeded from top (with the GIL).
+void install(PyThreadState* ts, PyFrameObject* top, bool ownThread)
+{
+    State& s = state();
+    ShadowStack* st = s.stacks[ts];
+    if (!st) {
+        s.all.push_back(std::make_unique<ShadowStack>());
+        st = s.stacks[ts] = s.all.back().get();
+    }
+    st->seed = seedFrom(top);
+    st->seedPending.store(true, std::memory_order_release);
+    if (ownThread) {
+        st = claim(st);
+        applySeed(*st);
+    }
+    st->active.store(true, std::memory_order_relaxed);
+    PyObject* capsule = api().CapsuleNew(st, kCapsuleName, nullptr);
+    if (!capsule) {
+        api().ErrClear();
+        return;
+    }
+    setProfileOn(ts, profile, capsule);
+    api().DecRef(capsule); // the thread state holds it now
+    s.installed.insert(ts);
+}
+
+} // namespace
+
+bool PythonStacks::enable(const std::vector<std::string>& prefixes, std::string* error, std::string* warning)
+{
+    PyApi& a = api();
+    if (!a.ok) {
+        if (error)
+            *error = a.missing.empty()
+                         ? "with_stack: the Python interpreter is not initialized"
+                         : "with_stack: no Python interpreter in this process (" + a.missing + ")";
+        return false;
+    }
+    Gil gil;
+    State& s = state();
+    if (s.on.load(std::memory_order_relaxed)) return true;
+    if (prefixes != s.prefixes) {
+        s.prefixes = prefixes;
+        ++s.prefixGeneration;
+    }
+    PyThreadState* self = a.ThreadStateGet();
+    // As torch's tracer does, this replaces any profile function the threads had (sys.setprofile).
+    s.installed.clear();
+    for (PyThreadState* ts = a.InterpreterThreadHead(a.ThreadStateGetInterpreter(self)); ts;
+         ts = a.ThreadStateNext(ts)) {
+        PyFrameObject* top = a.ThreadStateGetFrame(ts);
+        install(ts, top, ts == self);
+        if (top) a.DecRef(reinterpret_cast<PyObject*>(top));
+    }
+    s.on.store(true, std::memory_order_release);
+    (void)warning;
+    return true;
+}
+
+void PythonStacks::disable()
+{
+    PyApi& a = api();
+    if (!a.ok) return;
+    Gil gil;
+    State& s = state();
+    if (!s.on.load(std::memory_order_relaxed)) return;
+    s.on.store(false, std::memory_order_release);
+    PyThreadState* self = a.ThreadStateGet();
+    for (PyThreadState* ts = a.InterpreterThreadHead(a.ThreadStateGetInterpreter(self)); ts;
+         ts = a.ThreadStateNext(ts)) {
+        if (s.installed.count(ts)) setProfileOn(ts, nullptr, nullptr);
+    }
+    s.installed.clear();
+    for (auto& st : s.all)
+        st->active.store(false, std::memory_order_relaxed);
+}
+
+bool PythonStacks::enabled()
+{
+    return state().on.load(std::memory_order_acquire);
+}
+
+uint32_t PythonStacks::current()
+{
+    ShadowStack* st = t_stack;
+    if (!st || st->owner != &t_tag || !st->active.load(std::memory_order_acquire) ||
+        st->seedPending.load(std::memory_order_acquire) || st->entries.empty())
+        return 0;
+    Node* n = st->entries.back().node;
+    if (n->stackId == 0 && n->frame) {
+        std::string text;
+        for (const Node* p = n; p && p->frame; p = p->parent) {
+            if (!text.empty()) text += ';';
+            text += *p->frame;
+        }
+        n->stackId = ks_intern(text.c_str());
+    }
+    return n->stackId;
+}
+
+void PythonStacks::installOnCurrentThread(void* frame)
+{
+    PyApi& a = api();
+    if (!a.ok) return;
+    Gil gil;
+    if (!state().on.load(std::memory_order_relaxed)) {
+        // Started while stacks were recorded, first call after they stopped: the hook goes.
+        setProfileOn(a.ThreadStateGet(), nullptr, nullptr);
+        return;
+    }
+    install(a.ThreadStateGet(), static_cast<PyFrameObject*>(frame), true);
+}
+
+void PythonStacks::nameModuleFrame(const char* text, int depth)
+{
+    PyApi& a = api();
+    if (!a.ok || !text) return;
+    Gil gil;
+    State& s = state();
+    ShadowStack* st = t_stack;
+    if (!s.on.load(std::memory_order_relaxed) || !st || st->owner != &t_tag ||
+        st->seedPending.load(std::memory_order_relaxed))
+        return;
+    if (depth < 0 || size_t(depth) >= st->entries.size()) return;
+    const size_t i = st->entries.size() - 1 - size_t(depth);
+    Entry& e = st->entries[i];
+    if (e.kind != EntryKind::Python) return;
+    // Names are few (one per module instance); the text's address is its key.
+    std::unique_ptr<std::string>& owned = s.moduleNames[text];
+    if (!owned) owned = std::make_unique<std::string>(text);
+    const std::string* t = owned.get();
+    Node* parent = i == 0 ? st->root() : st->entries[i - 1].node;
+    e.node = st->child(parent, FrameKey{t, -2}, t);
+}
+
+} // namespace ks::torchobs
