@@ -180,7 +180,9 @@ struct ShadowStack {
         children.clear();
         nodes.clear();
     }
-    Node* child(Node* parent, const FrameKey& key, const std::string* text)
+    // text() names a new node's frame; a call seen before costs one lookup.
+    template <class TextFn>
+    Node* child(Node* parent, const FrameKey& key, TextFn text)
     {
         if (parent->depth >= kMaxDepth) return parent;
         auto [it, inserted] = children.try_emplace(ChildKey{parent, key}, nullptr);
@@ -191,7 +193,7 @@ struct ShadowStack {
             }
             Node& n = nodes.emplace_back();
             n.parent = parent;
-            n.frame = text;
+            n.frame = text();
             n.depth = parent->depth + 1;
             it->second = &n;
         }
@@ -273,13 +275,17 @@ const std::string* codeText(PyCodeObject* code, int line)
 
 // C functions are keyed by their PyMethodDef: a bound method is a new object at every call, while
 // its definition stays. The first repr seen names them all, as in torch.
-const std::string* cText(PyObject* fn, const void** key)
+const void* cKey(PyObject* fn)
 {
     // CPython reports C calls of PyCFunction objects only (method descriptors are bound first),
     // and PyCMethodObject starts with PyCFunctionObject.
-    *key = reinterpret_cast<PyCFunctionObject*>(fn)->m_ml;
+    return reinterpret_cast<PyCFunctionObject*>(fn)->m_ml;
+}
+
+const std::string* cText(PyObject* fn, const void* key)
+{
     State& s = state();
-    auto [it, inserted] = s.texts.try_emplace(FrameKey{*key, -1});
+    auto [it, inserted] = s.texts.try_emplace(FrameKey{key, -1});
     if (inserted) {
         std::string t;
         if (PyObject* r = api().ObjectRepr(fn)) {
@@ -317,7 +323,7 @@ void applySeed(ShadowStack& st)
     st.entries.clear();
     Node* n = st.root();
     for (const SeedFrame& f : st.seed) {
-        n = st.child(n, f.key, f.text);
+        n = st.child(n, f.key, [&] { return f.text; });
         st.entries.push_back(Entry{n, f.frame, f.key.ptr, EntryKind::Python});
     }
     st.seed.clear();
@@ -366,8 +372,7 @@ int profile(PyObject* obj, PyFrameObject* frame, int what, PyObject* arg)
         PyCodeObject* code = api().FrameGetCode(frame);
         const int line = api().FrameGetLineNumber(frame);
         api().DecRef(reinterpret_cast<PyObject*>(code)); // kept alive by the frame (and codeText)
-        const std::string* text = codeText(code, line);
-        Node* n = st->child(st->top(), FrameKey{code, line}, text);
+        Node* n = st->child(st->top(), FrameKey{code, line}, [&] { return codeText(code, line); });
         st->entries.push_back(Entry{n, frame, code, EntryKind::Python});
         break;
     }
@@ -379,15 +384,14 @@ int profile(PyObject* obj, PyFrameObject* frame, int what, PyObject* arg)
             popTo(*st, EntryKind::Python, frame, nullptr);
         break;
     case PyTrace_C_CALL: {
-        const void* key = nullptr;
-        const std::string* text = cText(arg, &key);
-        Node* n = st->child(st->top(), FrameKey{key, -1}, text);
+        const void* key = cKey(arg);
+        Node* n = st->child(st->top(), FrameKey{key, -1}, [&] { return cText(arg, key); });
         st->entries.push_back(Entry{n, frame, key, EntryKind::C});
         break;
     }
     case PyTrace_C_RETURN:
     case PyTrace_C_EXCEPTION: {
-        const void* key = reinterpret_cast<PyCFunctionObject*>(arg)->m_ml;
+        const void* key = cKey(arg);
         if (!st->entries.empty() && st->entries.back().frame == frame && st->entries.back().key == key &&
             st->entries.back().kind == EntryKind::C)
             st->entries.pop_back();
@@ -564,7 +568,7 @@ void PythonStacks::nameModuleFrame(const char* text, int depth)
     if (!owned) owned = std::make_unique<std::string>(text);
     const std::string* t = owned.get();
     Node* parent = i == 0 ? st->root() : st->entries[i - 1].node;
-    e.node = st->child(parent, FrameKey{t, -2}, t);
+    e.node = st->child(parent, FrameKey{t, -2}, [&] { return t; });
 }
 
 } // namespace ks::torchobs

@@ -55,7 +55,7 @@ class ModuleRanges:
             if frame_name is None:
                 n = self._instances.get(cls, 0)
                 self._instances[cls] = n + 1
-                frame_name = self._frame_names[id(module)] = f"nn.Module: {cls.__name__}_{n}"
+                frame_name = self._frame_names[id(module)] = f"nn.Module: {cls.__name__}_{n}".encode()
             _observer.name_module_frame(frame_name)
 
     def _after(self, module, _inputs, _output):

@@ -15,6 +15,9 @@ from . import _lib
 ABI_VERSION = 2
 _lock = threading.Lock()
 _obs = None
+# The same library through ctypes.PyDLL, for the with_stack calls made from Python hooks on hot
+# paths: they keep the GIL instead of releasing and taking it back.
+_obs_gil = None
 _load_error = None
 _holders = {}
 _next_token = 1
@@ -37,7 +40,7 @@ def _candidates():
 def load():
     """The observer library, or None (why: load_error()). Needs torch imported first: the observer
     must join the libtorch the program uses."""
-    global _obs, _load_error
+    global _obs, _obs_gil, _load_error
     if _obs is not None:
         return _obs
     if "torch" not in sys.modules:
@@ -56,15 +59,16 @@ def load():
         lib.kstorch_enable.restype = ctypes.c_int
         lib.kstorch_disable.restype = ctypes.c_int
         lib.kstorch_enabled.restype = ctypes.c_int
-        lib.kstorch_stack_thread.argtypes = [ctypes.py_object]
-        lib.kstorch_stack_thread.restype = None
-        lib.kstorch_stack_module.argtypes = [ctypes.c_char_p, ctypes.c_int]
-        lib.kstorch_stack_module.restype = None
         lib.kstorch_stacks_enabled.restype = ctypes.c_int
         if lib.kstorch_abi_version() != ABI_VERSION:
             errors.append(f"{path}: ABI {lib.kstorch_abi_version()}, expected {ABI_VERSION}")
             continue
-        _obs = lib
+        gil = ctypes.PyDLL(lib._name)
+        gil.kstorch_stack_thread.argtypes = [ctypes.py_object]
+        gil.kstorch_stack_thread.restype = None
+        gil.kstorch_stack_module.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        gil.kstorch_stack_module.restype = None
+        _obs, _obs_gil = lib, gil
         return lib
     _load_error = "; ".join(errors) or "not found"
     return None
@@ -100,7 +104,7 @@ _thread_hook_set = False
 def _thread_hook(frame, _event, _arg):
     # The first call in a thread started while Python stacks are recorded: the library replaces
     # this hook with its own profile function on this thread (or removes it when no longer needed).
-    _obs.kstorch_stack_thread(frame)
+    _obs_gil.kstorch_stack_thread(frame)
 
 
 def _set_thread_hook(on):
@@ -116,12 +120,12 @@ def _set_thread_hook(on):
 
 
 def name_module_frame(name):
-    """Names the Module._call_impl frame that called the caller (a forward pre-hook) in the
+    """name: bytes. Names the Module._call_impl frame that called the caller (a forward pre-hook) in the
     operators' Python stacks, as torch's tracer does ("nn.Module: Linear_0"). Must be called from
     the hook itself: the frame named is the third innermost (this function, the hook,
     _call_impl)."""
-    if _obs is not None:
-        _obs.kstorch_stack_module(name.encode("utf-8", "replace"), 2)
+    if _obs_gil is not None:
+        _obs_gil.kstorch_stack_module(name, 2)
 
 
 def stacks_active():
