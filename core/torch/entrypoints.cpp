@@ -59,7 +59,10 @@ KSTORCH_API void kstorch_stack_module(const char* name, int depth)
     ks::torchobs::PythonStacks::nameModuleFrame(name, depth);
 }
 
+// 1 while Python stacks are recorded, 2 when module calls are also named and recorded as
+// python_function ranges natively (the Python module's forward hooks are then not needed).
 KSTORCH_API int kstorch_stacks_enabled(void)
 {
-    return ks::torchobs::PythonStacks::enabled() ? 1 : 0;
+    using ks::torchobs::PythonStacks;
+    return PythonStacks::enabled() ? (PythonStacks::nativeModules() ? 2 : 1) : 0;
 }

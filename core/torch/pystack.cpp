@@ -41,6 +41,9 @@ struct PyApi {
     int (*EvalSetProfileFor)(PyThreadState*, Py_tracefunc, PyObject*); // _PyEval_SetProfile, optional
     PyObject* (*ObjectRepr)(PyObject*);
     PyObject* (*GetAttrString)(PyObject*, const char*);
+    PyObject* (*FrameGetLocals)(PyFrameObject*); // 3.11+, optional: native module frames
+    PyObject* (*DictGetItemString)(PyObject*, const char*);
+    PyObject* (*ImportModule)(const char*);
     const char* (*UnicodeAsUTF8)(PyObject*);
     PyObject* (*CapsuleNew)(void*, const char*, PyCapsule_Destructor);
     void* (*CapsuleGetPointer)(PyObject*, const char*);
@@ -73,6 +76,9 @@ struct PyApi {
         get(EvalSetProfileFor, "_PyEval_SetProfile", false);
         get(ObjectRepr, "PyObject_Repr");
         get(GetAttrString, "PyObject_GetAttrString");
+        get(FrameGetLocals, "PyFrame_GetLocals", false);
+        get(DictGetItemString, "PyDict_GetItemString");
+        get(ImportModule, "PyImport_ImportModule");
         get(UnicodeAsUTF8, "PyUnicode_AsUTF8");
         get(CapsuleNew, "PyCapsule_New");
         get(CapsuleGetPointer, "PyCapsule_GetPointer");
@@ -146,6 +152,7 @@ struct Entry {
     const void* frame; // PyFrameObject* of a Python call, the calling frame of a C call
     const void* key;   // code object / PyMethodDef
     EntryKind kind;
+    bool moduleRange = false; // a module call whose python_function range this opened
 };
 
 // A frame to seed a thread's stack with, read by the enabling thread.
@@ -153,6 +160,13 @@ struct SeedFrame {
     FrameKey key;
     const std::string* text;
     const void* frame;
+};
+
+// A module instance seen calling: its frame text (never freed: its address is its tree key) and its
+// range's name.
+struct ModuleInfo {
+    std::unique_ptr<std::string> frame; // "nn.Module: Linear_0"
+    uint32_t rangeName = 0;             // "nn.Module: Linear"
 };
 
 // One thread's shadow stack and tree. Written only by the profile function on its owning thread
@@ -214,6 +228,13 @@ struct State {
     std::vector<std::unique_ptr<ShadowStack>> all;
     // The thread states the profile function is installed on, to remove it from those still alive.
     std::unordered_set<PyThreadState*> installed;
+    // Native module frames: torch.nn.Module._call_impl's code (null: named by the Python hook), the
+    // modules seen (kept referenced until disable, so that an address stays one module's) and the
+    // instances counted per class.
+    PyObject* moduleCallCode = nullptr;
+    std::unordered_map<PyObject*, ModuleInfo> modules;
+    std::unordered_map<std::string, int> moduleCounts;
+    std::vector<std::unique_ptr<std::string>> retiredModules;
 };
 
 State& state()
@@ -300,6 +321,14 @@ const std::string* cText(PyObject* fn, const void* key)
     return it->second.get();
 }
 
+// Drops the entries from i on, ending the module ranges they opened.
+void truncate(ShadowStack& st, size_t i)
+{
+    for (size_t j = st.entries.size(); j-- > i;)
+        if (st.entries[j].moduleRange) ks_range_pop();
+    st.entries.resize(i);
+}
+
 void popTo(ShadowStack& st, EntryKind kind, const void* frame, const void* key)
 {
     // Usually the innermost entry; one further in means calls whose end was not seen (a C
@@ -307,10 +336,41 @@ void popTo(ShadowStack& st, EntryKind kind, const void* frame, const void* key)
     for (size_t i = st.entries.size(); i-- > 0;) {
         const Entry& e = st.entries[i];
         if (e.kind == kind && e.frame == frame && (kind == EntryKind::Python || e.key == key)) {
-            st.entries.resize(i);
+            truncate(st, i);
             return;
         }
     }
+}
+
+// The module a Module._call_impl frame calls (its `self`), named as torch's tracer names it.
+const ModuleInfo* moduleOf(PyFrameObject* frame)
+{
+    PyApi& a = api();
+    PyObject* locals = a.FrameGetLocals(frame);
+    if (!locals) {
+        a.ErrClear();
+        return nullptr;
+    }
+    PyObject* self = a.DictGetItemString(locals, "self"); // borrowed
+    const ModuleInfo* out = nullptr;
+    if (self) {
+        State& s = state();
+        auto [it, inserted] = s.modules.try_emplace(self);
+        if (inserted) {
+            a.IncRef(self);
+            PyObject* type = a.GetAttrString(self, "__class__");
+            std::string cls = type ? attribute(type, "__name__") : std::string();
+            if (type) a.DecRef(type);
+            a.ErrClear();
+            if (cls.empty()) cls = "Module";
+            const int n = s.moduleCounts[cls]++;
+            it->second.frame = std::make_unique<std::string>("nn.Module: " + cls + "_" + std::to_string(n));
+            it->second.rangeName = ks_intern(("nn.Module: " + cls).c_str());
+        }
+        out = &it->second;
+    }
+    a.DecRef(locals);
+    return out;
 }
 
 void applySeed(ShadowStack& st)
@@ -372,13 +432,23 @@ int profile(PyObject* obj, PyFrameObject* frame, int what, PyObject* arg)
         PyCodeObject* code = api().FrameGetCode(frame);
         const int line = api().FrameGetLineNumber(frame);
         api().DecRef(reinterpret_cast<PyObject*>(code)); // kept alive by the frame (and codeText)
+        if (reinterpret_cast<PyObject*>(code) == state().moduleCallCode) {
+            if (const ModuleInfo* m = moduleOf(frame)) {
+                // A module call: its frame is the module's, and it is a python_function range
+                // ("nn.Module: Linear"), as torch's tracer records it.
+                Node* n = st->child(st->top(), FrameKey{m->frame.get(), -2}, [&] { return m->frame.get(); });
+                ks_python_push(m->rangeName);
+                st->entries.push_back(Entry{n, frame, code, EntryKind::Python, true});
+                break;
+            }
+        }
         Node* n = st->child(st->top(), FrameKey{code, line}, [&] { return codeText(code, line); });
         st->entries.push_back(Entry{n, frame, code, EntryKind::Python});
         break;
     }
     case PyTrace_RETURN:
         if (!st->entries.empty() && st->entries.back().frame == frame &&
-            st->entries.back().kind == EntryKind::Python)
+            st->entries.back().kind == EntryKind::Python && !st->entries.back().moduleRange)
             st->entries.pop_back();
         else
             popTo(*st, EntryKind::Python, frame, nullptr);
@@ -414,7 +484,12 @@ std::vector<SeedFrame> seedFrom(PyFrameObject* top)
     while (f) {
         PyCodeObject* code = api().FrameGetCode(f);
         const int line = api().FrameGetLineNumber(f);
-        out.push_back(SeedFrame{FrameKey{code, line}, codeText(code, line), f});
+        const ModuleInfo* m =
+            reinterpret_cast<PyObject*>(code) == state().moduleCallCode ? moduleOf(f) : nullptr;
+        if (m)
+            out.push_back(SeedFrame{FrameKey{m->frame.get(), -2}, m->frame.get(), f});
+        else
+            out.push_back(SeedFrame{FrameKey{code, line}, codeText(code, line), f});
         api().DecRef(reinterpret_cast<PyObject*>(code));
         PyFrameObject* back = api().FrameGetBack(f);
         api().DecRef(reinterpret_cast<PyObject*>(f));
@@ -462,6 +537,21 @@ void install(PyThreadState* ts, PyFrameObject* top, bool ownThread)
     s.installed.insert(ts);
 }
 
+// torch.nn.Module._call_impl's code, when torch is imported and frames' locals can be read.
+void findModuleCallCode()
+{
+    PyApi& a = api();
+    State& s = state();
+    if (s.moduleCallCode || !a.FrameGetLocals) return;
+    PyObject* mod = a.ImportModule("torch.nn.modules.module");
+    PyObject* cls = mod ? a.GetAttrString(mod, "Module") : nullptr;
+    PyObject* fn = cls ? a.GetAttrString(cls, "_call_impl") : nullptr;
+    s.moduleCallCode = fn ? a.GetAttrString(fn, "__code__") : nullptr; // kept
+    for (PyObject* o : {fn, cls, mod})
+        if (o) a.DecRef(o);
+    a.ErrClear();
+}
+
 } // namespace
 
 bool PythonStacks::enable(const std::vector<std::string>& prefixes, std::string* error, std::string* warning)
@@ -481,6 +571,7 @@ bool PythonStacks::enable(const std::vector<std::string>& prefixes, std::string*
         s.prefixes = prefixes;
         ++s.prefixGeneration;
     }
+    findModuleCallCode();
     PyThreadState* self = a.ThreadStateGet();
     // As torch's tracer does, this replaces any profile function the threads had (sys.setprofile).
     s.installed.clear();
@@ -511,6 +602,22 @@ void PythonStacks::disable()
     s.installed.clear();
     for (auto& st : s.all)
         st->active.store(false, std::memory_order_relaxed);
+    // Module ranges still open on this thread (stop() inside a forward) end here; other threads'
+    // end with the window.
+    if (ShadowStack* st = t_stack; st && st->owner == &t_tag) truncate(*st, 0);
+    // Trees keep pointing to the modules' texts, which stay; the modules themselves go.
+    for (auto& [module, info] : s.modules)
+        a.DecRef(module);
+    s.retiredModules.reserve(s.retiredModules.size() + s.modules.size());
+    for (auto& [module, info] : s.modules)
+        s.retiredModules.push_back(std::move(info.frame));
+    s.modules.clear();
+    s.moduleCounts.clear();
+}
+
+bool PythonStacks::nativeModules()
+{
+    return state().moduleCallCode != nullptr;
 }
 
 bool PythonStacks::enabled()

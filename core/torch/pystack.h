@@ -20,8 +20,9 @@ namespace ks::torchobs {
 // Frames are named as torch names them: `file(line): function` for Python code (the file without
 // the longest of the given prefixes, the line where the frame was when it was entered: the `def`
 // line for a call, the current line for frames seeded at enable), `repr(function)` for C
-// functions, `nn.Module: Class_N` for module calls (named by the Python module's forward pre-hook,
-// nameModuleFrame()).
+// functions, `nn.Module: Class_N` for module calls (Module._call_impl frames, named here from their
+// `self`, or by the Python module's forward pre-hook through nameModuleFrame() where frames' locals
+// cannot be read).
 //
 // The CPython API is resolved at run time (dlsym), so the library still loads in a program without
 // Python; enable() then fails with a message and operators get no Python stacks.
@@ -34,6 +35,10 @@ public:
     // Removes it from every thread it is installed on (takes the GIL).
     static void disable();
     static bool enabled();
+    // Module calls are named, and recorded as python_function ranges "nn.Module: <class>", by the
+    // profile function itself (Python 3.11+, torch imported): the Python module's forward hooks
+    // are then not needed.
+    static bool nativeModules();
 
     // The interned "Call stack" text (frames innermost first, joined by ';') of the calling
     // thread's current Python stack, or 0. For the operator callback: no GIL needed.

@@ -88,6 +88,15 @@ if ours:
     prof.export_chrome_trace(trace_file)
     trace = json.load(open(trace_file))["traceEvents"]
     muls = [e for e in trace if e.get("ph") == "X" and e["name"] == "aten::mul"]
+    # Module calls as python_function ranges, once each (not also by moduleranges' hooks), around
+    # their ops.
+    modules = [e for e in trace if e.get("ph") == "X" and e.get("cat") == "python_function"]
+    names = sorted(e["name"] for e in modules)
+    checks["module_ranges_once"] = names == ["nn.Module: Linear", "nn.Module: Linear", "nn.Module: Net"]
+    addmm = [e for e in trace if e.get("ph") == "X" and e["name"] == "aten::addmm"]
+    checks["module_ranges_enclose_ops"] = len(addmm) == 2 and all(
+        any(m["name"] == "nn.Module: Linear" and m["ts"] <= a["ts"] and a["ts"] + a["dur"] <= m["ts"] + m["dur"]
+            for m in modules) for a in addmm)
     checks["trace_call_stack"] = bool(muls) and muls[0]["args"].get("Call stack", "").startswith(
         "torch_stacks.py(44): inner;torch_stacks.py(49): outer;torch_stacks.py(59): step")
 

@@ -132,6 +132,12 @@ def stacks_active():
     return _obs is not None and bool(_obs.kstorch_stacks_enabled())
 
 
+def stacks_record_modules():
+    """The library names module calls in stacks and records them as python_function ranges itself
+    (Python 3.11+), so that moduleranges' hooks are not needed."""
+    return _obs is not None and _obs.kstorch_stacks_enabled() == 2
+
+
 def _apply():
     """Enables the observer with the union of the holders' options (or disables it)."""
     holders = list(_holders.values())
