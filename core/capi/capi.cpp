@@ -330,6 +330,13 @@ void ks_range_push_stack(uint32_t name, const char* call_stack, const char* args
     else
         rangeBegin(name, payload);
 }
+void ks_range_push_stack_id(uint32_t name, uint32_t call_stack)
+{
+    if (call_stack != 0)
+        rangeBeginWithStack(name, call_stack);
+    else
+        rangeBegin(name);
+}
 int ks_recording_stacks(void)
 {
     return recording() && stacksWanted() ? 1 : 0;

@@ -106,6 +106,8 @@ KS_API void ks_range_push_args(uint32_t name, const char* args_json);
  * (check ks_recording_stacks() first to build the text only when wanted). Identical texts are
  * stored once. args_json as for ks_range_push_args, or NULL. */
 KS_API void ks_range_push_stack(uint32_t name, const char* call_stack, const char* args_json);
+/* ks_range_push_stack with the stack text already interned (ks_intern id, 0: none). */
+KS_API void ks_range_push_stack_id(uint32_t name, uint32_t call_stack);
 /* 1 while a profiler with with_stack is recording. */
 KS_API int ks_recording_stacks(void);
 KS_API void ks_range_pop(void);

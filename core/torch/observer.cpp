@@ -99,7 +99,11 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
     if (!name) return nullptr;
     NameEntry& e = entryFor(c, name);
     if (fn.scope() == at::RecordScope::USER_SCOPE) {
-        ks_range_push(e.id);
+        // record_function ranges get the Python stack too, as in torch.
+        if (Observer::s_stacks.load(std::memory_order_relaxed))
+            ks_range_push_stack_id(e.id, PythonStacks::current());
+        else
+            ks_range_push(e.id);
     } else {
         if (!e.keep) return nullptr;
         uint64_t payload = 0;
