@@ -41,6 +41,12 @@ class Net(torch.nn.Module):
         return self.fc2(torch.relu(self.fc1(x)))
 
 
+class Boom(torch.nn.Module):
+    def forward(self, x):
+        torch.neg(x)
+        raise ValueError("boom")
+
+
 def inner(a):
     b = a * 2
     return b.sum()
@@ -60,6 +66,11 @@ def step(net, x):
     with torch.autograd.profiler.record_function("user_scope"):
         y = outer(x)
     parts = [t.sum() for t in generator(x)]
+    try:
+        Boom()(x.detach())
+    except ValueError:
+        pass
+    torch.abs(x.detach())
     z = net(x).sum() + y + parts[0] + parts[1]
     z.backward()
     return float(z)
@@ -93,13 +104,19 @@ if ours:
     # their ops.
     modules = [e for e in trace if e.get("ph") == "X" and e.get("cat") == "python_function"]
     names = sorted(e["name"] for e in modules)
-    checks["module_ranges_once"] = names == ["nn.Module: Linear", "nn.Module: Linear", "nn.Module: Net"]
+    checks["module_ranges_once"] = names == ["nn.Module: Boom", "nn.Module: Linear", "nn.Module: Linear",
+                                             "nn.Module: Net"]
     addmm = [e for e in trace if e.get("ph") == "X" and e["name"] == "aten::addmm"]
     checks["module_ranges_enclose_ops"] = len(addmm) == 2 and all(
         any(m["name"] == "nn.Module: Linear" and m["ts"] <= a["ts"] and a["ts"] + a["dur"] <= m["ts"] + m["dur"]
             for m in modules) for a in addmm)
+    # The exception ends Boom's range and frame: the op after it is outside both.
+    boom = [m for m in modules if m["name"] == "nn.Module: Boom"]
+    abs_op = [e for e in trace if e.get("ph") == "X" and e["name"] == "aten::abs"]
+    checks["exception_ends_module"] = len(boom) == 1 and len(abs_op) >= 1 and \
+        abs_op[0]["ts"] >= boom[0]["ts"] + boom[0]["dur"] and "Boom" not in abs_op[0]["args"].get("Call stack", "")
     checks["trace_call_stack"] = bool(muls) and muls[0]["args"].get("Call stack", "").startswith(
-        "torch_stacks.py(44): inner;torch_stacks.py(49): outer;torch_stacks.py(59): step")
+        "torch_stacks.py(50): inner;torch_stacks.py(55): outer;torch_stacks.py(65): step")
 
     # A thread started while recording, a record_function range, and the profile function gone
     # after stop (sys.getprofile() is the calling thread's).
