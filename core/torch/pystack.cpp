@@ -152,7 +152,7 @@ struct Entry {
     const void* frame; // PyFrameObject* of a Python call, the calling frame of a C call
     const void* key;   // code object / PyMethodDef
     EntryKind kind;
-    bool moduleRange = false; // a module call whose python_function range this opened
+    bool moduleRange = false; // a module call whose python_function range this began
 };
 
 // A frame to seed a thread's stack with, read by the enabling thread.
@@ -437,8 +437,11 @@ int profile(PyObject* obj, PyFrameObject* frame, int what, PyObject* arg)
                 // A module call: its frame is the module's, and it is a python_function range
                 // ("nn.Module: Linear"), as torch's tracer records it.
                 Node* n = st->child(st->top(), FrameKey{m->frame.get(), -2}, [&] { return m->frame.get(); });
-                ks_python_push(m->rangeName);
-                st->entries.push_back(Entry{n, frame, code, EntryKind::Python, true});
+                // Ended only if begun: a call that began before the window must not end one of
+                // the window's ranges (ProfilerStep#N) at its return.
+                const bool recorded = ks_recording() != 0;
+                if (recorded) ks_python_push(m->rangeName);
+                st->entries.push_back(Entry{n, frame, code, EntryKind::Python, recorded});
                 break;
             }
         }

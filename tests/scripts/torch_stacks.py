@@ -138,6 +138,16 @@ if ours:
     ranges = [e for e in json.load(open(trace_file2))["traceEvents"] if e.get("name") == "my_range"]
     checks["range_stack"] = bool(ranges) and "torch_stacks.py" in ranges[0]["args"].get("Call stack", "")
 
+    # A scheduled profile: stacks and module ranges in the recorded window, the step's range intact.
+    with tp.profile(activities=[tp.ProfilerActivity.CPU], with_stack=True,
+                    schedule=tp.schedule(wait=1, warmup=1, active=1)) as prof5:
+        for _ in range(3):
+            net(x.detach())
+            prof5.step()
+    ev5 = prof5.events()
+    checks["schedule_stacks"] = any(e.name == "aten::addmm" and "nn.Module: Net_0" in e.stack for e in ev5)
+    checks["schedule_step_range"] = sum(e.name.startswith("ProfilerStep") for e in ev5) == 1
+
     # Without with_stack: no stacks, and nothing installed.
     with tp.profile(activities=[tp.ProfilerActivity.CPU]) as prof3:
         torch.exp(x.detach())
