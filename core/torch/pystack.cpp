@@ -55,7 +55,7 @@ struct PyApi {
     void get(F& f, const char* name, bool required = true)
     {
         f = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
-        if (!f && required) missing += missing.empty() ? name : std::string(", ") + name;
+        if (!f && required && missing.empty()) missing = name;
     }
 
     PyApi()
@@ -564,7 +564,7 @@ bool PythonStacks::enable(const std::vector<std::string>& prefixes, std::string*
         if (error)
             *error = a.missing.empty()
                          ? "with_stack: the Python interpreter is not initialized"
-                         : "with_stack: no Python interpreter in this process (" + a.missing + ")";
+                         : "with_stack: no Python interpreter in this process (no " + a.missing + ")";
         return false;
     }
     Gil gil;
