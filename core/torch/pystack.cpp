@@ -1,19 +1,14 @@
-// Python.h for its type names and constants only: every CPython function is resolved with dlsym
-// (PyApi), so that this library neither links libpython nor fails to load in a program without it,
-// and no struct whose layout changes between Python versions is read (code objects' names come
-// through attributes; PyCFunctionObject's m_ml has stayed right after the object header).
+// The profile function and the shadow stacks behind PythonStacks. CPython is reached through
+// pyapi.h only (code objects' names come through attributes; PyCFunctionObject's m_ml has stayed
+// right after the object header in every Python 3).
 #include "pystack.h"
 
 #include "kinetoscope.h"
+#include "pyapi.h"
+#include "shadowstack.h"
 
-#include <Python.h>
 #include <atomic>
-#include <cstring>
-#include <deque>
-#include <dlfcn.h>
-#include <frameobject.h>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -22,198 +17,14 @@ namespace ks::torchobs {
 
 namespace {
 
-struct PyApi {
-    bool ok = false;
-    std::string missing;
-    int (*IsInitialized)();
-    PyGILState_STATE (*GILStateEnsure)();
-    void (*GILStateRelease)(PyGILState_STATE);
-    PyThreadState* (*ThreadStateGet)();
-    PyThreadState* (*ThreadStateSwap)(PyThreadState*);
-    PyInterpreterState* (*ThreadStateGetInterpreter)(PyThreadState*);
-    PyThreadState* (*InterpreterThreadHead)(PyInterpreterState*);
-    PyThreadState* (*ThreadStateNext)(PyThreadState*);
-    PyFrameObject* (*ThreadStateGetFrame)(PyThreadState*);
-    PyFrameObject* (*FrameGetBack)(PyFrameObject*);
-    PyCodeObject* (*FrameGetCode)(PyFrameObject*);
-    int (*FrameGetLineNumber)(PyFrameObject*);
-    void (*EvalSetProfile)(Py_tracefunc, PyObject*);
-    int (*EvalSetProfileFor)(PyThreadState*, Py_tracefunc, PyObject*); // _PyEval_SetProfile, optional
-    PyObject* (*ObjectRepr)(PyObject*);
-    PyObject* (*GetAttrString)(PyObject*, const char*);
-    PyObject* (*FrameGetLocals)(PyFrameObject*); // 3.11+, optional: native module frames
-    PyObject* (*DictGetItemString)(PyObject*, const char*);
-    PyObject* (*ImportModule)(const char*);
-    const char* (*UnicodeAsUTF8)(PyObject*);
-    PyObject* (*CapsuleNew)(void*, const char*, PyCapsule_Destructor);
-    void* (*CapsuleGetPointer)(PyObject*, const char*);
-    void (*IncRef)(PyObject*);
-    void (*DecRef)(PyObject*);
-    void (*ErrClear)();
-
-    template <class F>
-    void get(F& f, const char* name, bool required = true)
-    {
-        f = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
-        if (!f && required && missing.empty()) missing = name;
-    }
-
-    PyApi()
-    {
-        get(IsInitialized, "Py_IsInitialized");
-        get(GILStateEnsure, "PyGILState_Ensure");
-        get(GILStateRelease, "PyGILState_Release");
-        get(ThreadStateGet, "PyThreadState_Get");
-        get(ThreadStateSwap, "PyThreadState_Swap");
-        get(ThreadStateGetInterpreter, "PyThreadState_GetInterpreter");
-        get(InterpreterThreadHead, "PyInterpreterState_ThreadHead");
-        get(ThreadStateNext, "PyThreadState_Next");
-        get(ThreadStateGetFrame, "PyThreadState_GetFrame");
-        get(FrameGetBack, "PyFrame_GetBack");
-        get(FrameGetCode, "PyFrame_GetCode");
-        get(FrameGetLineNumber, "PyFrame_GetLineNumber");
-        get(EvalSetProfile, "PyEval_SetProfile");
-        get(EvalSetProfileFor, "_PyEval_SetProfile", false);
-        get(ObjectRepr, "PyObject_Repr");
-        get(GetAttrString, "PyObject_GetAttrString");
-        get(FrameGetLocals, "PyFrame_GetLocals", false);
-        get(DictGetItemString, "PyDict_GetItemString");
-        get(ImportModule, "PyImport_ImportModule");
-        get(UnicodeAsUTF8, "PyUnicode_AsUTF8");
-        get(CapsuleNew, "PyCapsule_New");
-        get(CapsuleGetPointer, "PyCapsule_GetPointer");
-        get(IncRef, "Py_IncRef");
-        get(DecRef, "Py_DecRef");
-        get(ErrClear, "PyErr_Clear");
-        ok = missing.empty() && IsInitialized();
-    }
-};
-
-PyApi& api()
-{
-    static PyApi* a = new PyApi();
-    return *a;
-}
-
-class Gil {
-public:
-    Gil() : m_state(api().GILStateEnsure()) {}
-    ~Gil() { api().GILStateRelease(m_state); }
-    Gil(const Gil&) = delete;
-    Gil& operator=(const Gil&) = delete;
-
-private:
-    PyGILState_STATE m_state;
-};
+using namespace pystack;
 
 constexpr const char* kCapsuleName = "kinetoscope.pystack";
-// Deeper calls share their caller's node (stacks are cut there); more distinct stacks than this on
-// one thread share their caller's node too, so a program that keeps making new call paths (deep
-// recursion through many functions) cannot grow the tree without bound.
-constexpr uint32_t kMaxDepth = 256;
-constexpr size_t kMaxNodes = size_t(1) << 20;
-
-// A frame's text, shared by every tree (created under the GIL, never freed or changed).
-struct FrameKey {
-    const void* ptr; // the code object, PyMethodDef of a C function, or a module name's text
-    int line;        // the line for code; -1 C functions; -2 module names
-    bool operator==(const FrameKey&) const = default;
-};
-struct FrameKeyHash {
-    size_t operator()(const FrameKey& k) const
-    {
-        return std::hash<const void*>{}(k.ptr) * 31 + std::hash<int>{}(k.line);
-    }
-};
-
-struct Node {
-    Node* parent = nullptr;
-    const std::string* frame = nullptr; // null for the root
-    uint32_t depth = 0;
-    uint32_t stackId = 0; // interned "Call stack" text, built on first use
-};
-
-struct ChildKey {
-    const Node* parent;
-    FrameKey frame;
-    bool operator==(const ChildKey&) const = default;
-};
-struct ChildKeyHash {
-    size_t operator()(const ChildKey& k) const
-    {
-        return std::hash<const void*>{}(k.parent) ^ (FrameKeyHash{}(k.frame) << 1);
-    }
-};
-
-enum class EntryKind : uint8_t { Python, C };
-
-struct Entry {
-    Node* node;
-    const void* frame; // PyFrameObject* of a Python call, the calling frame of a C call
-    const void* key;   // code object / PyMethodDef
-    EntryKind kind;
-    bool moduleRange = false; // a module call whose python_function range this began
-};
-
-// A frame to seed a thread's stack with, read by the enabling thread.
-struct SeedFrame {
-    FrameKey key;
-    const std::string* text;
-    const void* frame;
-};
-
 // A module instance seen calling: its frame text (never freed: its address is its tree key) and its
 // range's name.
 struct ModuleInfo {
     std::unique_ptr<std::string> frame; // "nn.Module: Linear_0"
     uint32_t rangeName = 0;             // "nn.Module: Linear"
-};
-
-// One thread's shadow stack and tree. Written only by the profile function on its owning thread
-// (with the GIL), read by the operator callback on that thread; the enabling thread only leaves a
-// seed, under the GIL, for the owner to apply.
-struct ShadowStack {
-    std::atomic<bool> active{false};
-    const char* owner = nullptr; // the owning OS thread's t_tag
-    std::vector<Entry> entries;
-    std::deque<Node> nodes;
-    std::unordered_map<ChildKey, Node*, ChildKeyHash> children;
-    uint64_t prefixGeneration = 0;
-    // Left by enable() for another thread; applied by that thread's first profile call.
-    std::atomic<bool> seedPending{false};
-    std::vector<SeedFrame> seed;
-
-    Node* root()
-    {
-        if (nodes.empty()) nodes.emplace_back();
-        return &nodes.front();
-    }
-    void reset()
-    {
-        entries.clear();
-        children.clear();
-        nodes.clear();
-    }
-    // text() names a new node's frame; a call seen before costs one lookup.
-    template <class TextFn>
-    Node* child(Node* parent, const FrameKey& key, TextFn text)
-    {
-        if (parent->depth >= kMaxDepth) return parent;
-        auto [it, inserted] = children.try_emplace(ChildKey{parent, key}, nullptr);
-        if (inserted) {
-            if (nodes.size() >= kMaxNodes) {
-                children.erase(it);
-                return parent;
-            }
-            Node& n = nodes.emplace_back();
-            n.parent = parent;
-            n.frame = text();
-            n.depth = parent->depth + 1;
-            it->second = &n;
-        }
-        return it->second;
-    }
-    Node* top() { return entries.empty() ? root() : entries.back().node; }
 };
 
 // Global state, guarded by the GIL (the profile function and every entry point hold it).
