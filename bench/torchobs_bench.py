@@ -4,9 +4,9 @@ torch.profiler, on a model of many small CPU ops, in one run.
     KINETOSCOPE_LIB=build/core/capi/libkinetoscope.so.1 PYTHONPATH=resources/python \\
         /usr/bin/python3 bench/torchobs_bench.py [--iters N] [--rounds R]
 
-For each profiler (none, torch.profiler, kinetoscope; record_shapes off and on) the same training
-step runs N times per round; rounds alternate between the profilers so machine noise hits all of
-them alike, and the median round is kept. Reported per op: the loop's extra time over the
+For each profiler (none, torch.profiler, kinetoscope; record_shapes off and on, with_stack on) the
+same training step runs N times per round; rounds alternate between the profilers so machine noise
+hits all of them alike, and the median round is kept. Reported per op: the loop's extra time over the
 unprofiled loop ("hot"), and the same including the profiler's stop() (torch builds its event list
 there, kinetoscope its trace), divided by the ops recorded per step (counted by kinetoscope). The
 hot loop is timed in thread CPU time, loop + stop() in wall time.
@@ -71,6 +71,10 @@ configs = {
     "kinetoscope": lambda: kinetoscope.profile(activities=["cpu"]),
     "torch shapes": lambda: torch.profiler.profile(activities=[CPU], record_shapes=True),
     "kinetoscope shapes": lambda: kinetoscope.profile(activities=["cpu"], record_shapes=True),
+    # with_stack: each op's Python stack; both pay for a profile function on every Python call too
+    # (module forwards, optimizer, autograd's Python side), which the per-op figure includes.
+    "torch stack": lambda: torch.profiler.profile(activities=[CPU], with_stack=True),
+    "kinetoscope stack": lambda: kinetoscope.profile(activities=["cpu"], with_stack=True),
     # The observer's callback registered but nothing recording: torch's RecordFunction machinery
     # plus one check per op, the floor under both profilers' hot cost.
     "observer idle": lambda: _Idle(),
@@ -115,7 +119,7 @@ for name in configs:
     t = (statistics.median(total[name]) - base_total) / args.iters / ops_per_step * 1e9
     per_op[name] = (h, t)
     print(f"{name:<20}{h:>16.0f}{t:>24.0f}")
-for suffix in ("", " shapes"):
+for suffix in ("", " shapes", " stack"):
     th, tt = per_op["torch" + suffix]
     kh, kt = per_op["kinetoscope" + suffix]
     print(f"ratio kinetoscope/torch{suffix or ' (no shapes)'}: hot {kh / th:.2f}, with stop {kt / tt:.2f}")

@@ -13,6 +13,6 @@ $SUDO apt-get install -y --no-install-recommends \
     nlohmann-json3-dev zlib1g-dev libsimdjson-dev libsqlite3-dev \
     libze-dev libze1 \
     xvfb xauth \
-    python3 python3-torch libtorch-dev python3-distributed \
+    python3 python3-dev python3-torch libtorch-dev python3-distributed \
     appstream desktop-file-utils shared-mime-info dpkg-dev fakeroot file \
     clang libclang-rt-14-dev clang-format

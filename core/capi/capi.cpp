@@ -330,6 +330,13 @@ void ks_range_push_stack(uint32_t name, const char* call_stack, const char* args
     else
         rangeBegin(name, payload);
 }
+void ks_range_push_stack_id(uint32_t name, uint32_t call_stack)
+{
+    if (call_stack != 0)
+        rangeBeginWithStack(name, call_stack);
+    else
+        rangeBegin(name);
+}
 int ks_recording_stacks(void)
 {
     return recording() && stacksWanted() ? 1 : 0;
@@ -382,6 +389,11 @@ void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, in
                 uint64_t fwd_thread_id, uint64_t thread_id)
 {
     opBegin(name, payload, record_function_id, sequence_nr, fwd_thread_id, uint32_t(thread_id));
+}
+void ks_op_push_stack(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
+                      uint64_t fwd_thread_id, uint64_t thread_id, uint32_t stack_text)
+{
+    opBegin(name, payload, record_function_id, sequence_nr, fwd_thread_id, uint32_t(thread_id), stack_text);
 }
 void ks_set_thread_name(const char* name)
 {

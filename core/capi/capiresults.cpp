@@ -38,7 +38,8 @@ char* ks_profiler_events(const ks_profiler* p)
                            {"self_device_us", e.selfDeviceUs},
                            {"device", e.device},
                            {"user_annotation", e.userAnnotation},
-                           {"top_level", e.topLevel}});
+                           {"top_level", e.topLevel},
+                           {"stack", e.stack}});
         }
         return jsonResult(out);
     } catch (...) {

@@ -79,7 +79,8 @@ KS_API int ks_profiler_export_chrome_trace(ks_profiler* p, const char* path);
 KS_API char* ks_profiler_table(const ks_profiler* p, const char* options_json);
 /* prof.events() of the last window as a JSON array, one object per FunctionEvent in torch's order:
  * {"name", "thread", "start_us", "end_us", "self_cpu_us", "device_us", "self_device_us", "device",
- * "user_annotation", "top_level"}. Free the result; NULL on error. */
+ * "user_annotation", "top_level", "stack"} (stack: FunctionEvent.stack, frames innermost first, as
+ * torch filters them and gives backward events their forward op's). Free the result; NULL on error. */
 KS_API char* ks_profiler_events(const ks_profiler* p);
 /* prof.key_averages(group_by_input_shape, group_by_stack_n) rows as a JSON array of objects
  * {"key", "count", "cpu_time_total", "self_cpu_time_total", "device_time_total",
@@ -105,6 +106,8 @@ KS_API void ks_range_push_args(uint32_t name, const char* args_json);
  * (check ks_recording_stacks() first to build the text only when wanted). Identical texts are
  * stored once. args_json as for ks_range_push_args, or NULL. */
 KS_API void ks_range_push_stack(uint32_t name, const char* call_stack, const char* args_json);
+/* ks_range_push_stack with the stack text already interned (ks_intern id, 0: none). */
+KS_API void ks_range_push_stack_id(uint32_t name, uint32_t call_stack);
 /* 1 while a profiler with with_stack is recording. */
 KS_API int ks_recording_stacks(void);
 KS_API void ks_range_pop(void);
@@ -131,6 +134,12 @@ KS_API uint64_t ks_payload(const char* args_json);
  * the "fwdbwd" arrows. Used by libkinetoscope_torch. */
 KS_API void ks_op_push(uint32_t name, uint64_t payload, uint64_t record_function_id, int64_t sequence_nr,
                        uint64_t fwd_thread_id, uint64_t thread_id);
+/* ks_op_push with the operator's call stack: stack_text is the ks_intern id of its "Call stack"
+ * text (frames innermost first, joined by ';'; 0: none), recorded whether or not with_stack is on.
+ * libkinetoscope_torch passes the Python stack of with_stack profiles. */
+KS_API void ks_op_push_stack(uint32_t name, uint64_t payload, uint64_t record_function_id,
+                             int64_t sequence_nr, uint64_t fwd_thread_id, uint64_t thread_id,
+                             uint32_t stack_text);
 KS_API void ks_set_thread_name(const char* name);
 KS_API int ks_recording(void);
 /* Monotonic clock of the recorder, in ns. */

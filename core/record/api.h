@@ -61,10 +61,11 @@ inline void rangeBegin(uint32_t name, uint64_t payload = 0, int64_t correlation 
 }
 // An operator range (torch observer, core/torch): category CpuOp, its record function id as the
 // correlation ("External id"), and an OpInfo record with the autograd ids so that forward/backward
-// links work. With range listeners attached the listeners see it like any range; call stacks are
-// not captured for ops (the caller's native frames would be the interpreter's).
+// links work. With range listeners attached the listeners see it like any range. Native stacks
+// are not captured for ops (the caller's frames would be the interpreter's); stackText, the
+// interned "Call stack" text the caller knows (the Python stack), is written as its Stack record.
 inline void opBegin(uint32_t name, uint64_t payload, uint64_t recordFunctionId, int64_t sequenceNr,
-                    uint64_t fwdThreadId, uint32_t torchThreadId = 0)
+                    uint64_t fwdThreadId, uint32_t torchThreadId = 0, uint32_t stackText = 0)
 {
     if (!recording()) return;
     int64_t correlation = int64_t(recordFunctionId);
@@ -81,6 +82,17 @@ inline void opBegin(uint32_t name, uint64_t payload, uint64_t recordFunctionId, 
     r->a = payload;
     r->b = correlation;
     buf->commit();
+    if (stackText != 0) {
+        r = buf->slot();
+        r->ticks = now;
+        r->type = RecordType::Stack;
+        r->deviceType = 1; // text
+        r->deviceIndex = 0;
+        r->name = stackText;
+        r->a = 0;
+        r->b = 0;
+        buf->commit();
+    }
     r = buf->slot();
     r->ticks = recordFunctionId;
     r->type = RecordType::OpInfo;

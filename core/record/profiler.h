@@ -30,6 +30,9 @@ struct ProfilerEvent {
     bool device = false;     // a kernel or other device activity
     bool userAnnotation = false;
     bool topLevel = true;
+    // FunctionEvent.stack: frames innermost first, filtered and with backward events given their
+    // forward op's, as torch does (core/analysis/summary/backwardstacks.h).
+    std::vector<std::string> stack;
 };
 
 // Options of torch.profiler.profile.

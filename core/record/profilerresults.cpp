@@ -4,6 +4,7 @@
 
 #include "core/analysis/memory/memoryexport.h"
 #include "core/analysis/memory/memorytimeline.h"
+#include "core/analysis/summary/backwardstacks.h"
 #include "core/analysis/summary/eventmapping.h"
 #include "core/analysis/summary/functioneventlist.h"
 #include "core/analysis/summary/lanemerge.h"
@@ -28,7 +29,11 @@ std::vector<ProfilerEvent> Profiler::events() const
 {
     const Trace& t = finished(m_trace);
     const EventMapping mapping(t);
-    const auto list = FunctionEventList::build(t, mapping, EventListOptions{});
+    EventListOptions listOptions;
+    listOptions.withSliceRows = true;
+    const auto list = FunctionEventList::build(t, mapping, listOptions);
+    const BackwardStacks stacks(t, *list);
+    std::vector<std::string_view> frames;
     std::vector<uint32_t> lanes(list->lanes().size());
     std::vector<uint32_t> laneOf;
     for (uint32_t i = 0; i < lanes.size(); ++i) {
@@ -59,6 +64,8 @@ std::vector<ProfilerEvent> Profiler::events() const
                 e.deviceUs = e.selfDeviceUs = list->elapsedUs(g);
             } else if (lane.kind == FunctionEventList::LaneKind::Cpu) {
                 e.selfCpuUs = list->selfCpuUs[g];
+                stacks.stackOf(g, frames);
+                e.stack.assign(frames.begin(), frames.end());
                 if (list->deviceUs.allocated()) {
                     e.deviceUs = list->deviceUs[g];
                     e.selfDeviceUs = list->selfDeviceUs[g];

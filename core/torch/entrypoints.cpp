@@ -2,6 +2,7 @@
 // Functions return 0 on success and -1 on failure with the message in kstorch_last_error().
 
 #include "observer.h"
+#include "pystack.h"
 
 #include <string>
 
@@ -14,7 +15,7 @@ thread_local std::string t_error;
 // Version of this ABI; the Python side refuses a library it does not know.
 KSTORCH_API int kstorch_abi_version(void)
 {
-    return 1;
+    return 2;
 }
 
 KSTORCH_API const char* kstorch_last_error(void)
@@ -42,4 +43,26 @@ KSTORCH_API int kstorch_disable(void)
 KSTORCH_API int kstorch_enabled(void)
 {
     return ks::torchobs::Observer::instance().enabled() ? 1 : 0;
+}
+
+// with_stack, for the Python module (pystack.h). A thread started while Python stacks are recorded
+// calls this from threading.setprofile's hook with the hook's frame (a PyFrameObject*).
+KSTORCH_API void kstorch_stack_thread(void* frame)
+{
+    ks::torchobs::PythonStacks::installOnCurrentThread(frame);
+}
+
+// The module forward pre-hook names the Module._call_impl frame `depth` entries below the calling
+// thread's innermost Python call ("nn.Module: Linear_0").
+KSTORCH_API void kstorch_stack_module(const char* name, int depth)
+{
+    ks::torchobs::PythonStacks::nameModuleFrame(name, depth);
+}
+
+// 1 while Python stacks are recorded, 2 when module calls are also named and recorded as
+// python_function ranges natively (the Python module's forward hooks are then not needed).
+KSTORCH_API int kstorch_stacks_enabled(void)
+{
+    using ks::torchobs::PythonStacks;
+    return PythonStacks::enabled() ? (PythonStacks::nativeModules() ? 2 : 1) : 0;
 }

@@ -3,6 +3,7 @@
 #include "inputformat.h"
 #include "kinetoscope.h"
 #include "memoryreporter.h"
+#include "pystack.h"
 
 #include <functional>
 #include <memory>
@@ -12,6 +13,7 @@
 namespace ks::torchobs {
 
 std::atomic<bool> Observer::s_shapes{false};
+std::atomic<bool> Observer::s_stacks{false};
 std::atomic<uint32_t> Observer::s_shapeEvery{1};
 std::atomic<uint64_t> Observer::s_generation{1};
 
@@ -97,7 +99,11 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
     if (!name) return nullptr;
     NameEntry& e = entryFor(c, name);
     if (fn.scope() == at::RecordScope::USER_SCOPE) {
-        ks_range_push(e.id);
+        // record_function ranges get the Python stack too, as in torch.
+        if (Observer::s_stacks.load(std::memory_order_relaxed))
+            ks_range_push_stack_id(e.id, PythonStacks::current());
+        else
+            ks_range_push(e.id);
     } else {
         if (!e.keep) return nullptr;
         uint64_t payload = 0;
@@ -105,7 +111,17 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
             const uint32_t every = Observer::s_shapeEvery.load(std::memory_order_relaxed);
             if (e.calls++ % every == 0) payload = payloadFor(c, fn.inputs());
         }
-        ks_op_push(e.id, payload, fn.handle(), fn.seqNr(), fn.forwardThreadId(), fn.threadId());
+        // Backward functions get none: their stack is their forward op's (torch gives them none
+        // either, and its EventList takes the forward op's; so does Kinetoscope's, BackwardStacks).
+        const uint32_t stack = Observer::s_stacks.load(std::memory_order_relaxed) &&
+                                       fn.scope() != at::RecordScope::BACKWARD_FUNCTION
+                                   ? PythonStacks::current()
+                                   : 0;
+        if (stack != 0)
+            ks_op_push_stack(e.id, payload, fn.handle(), fn.seqNr(), fn.forwardThreadId(), fn.threadId(),
+                             stack);
+        else
+            ks_op_push(e.id, payload, fn.handle(), fn.seqNr(), fn.forwardThreadId(), fn.threadId());
     }
     return std::make_unique<OpenRange>(&t_threadTag);
 }
@@ -168,11 +184,32 @@ bool Observer::enable(const ObserverOptions& options, std::string* error)
         if (error) *error = e.what();
         return false;
     }
+    setStacks(options, error);
     return true;
+}
+
+void Observer::setStacks(const ObserverOptions& options, std::string* error)
+{
+    // Outside m_mutex: this takes the GIL, and a thread holding the GIL may be in an operator
+    // callback waiting for m_mutex (wants()).
+    std::lock_guard lock(m_stackMutex);
+    if (options.withStack && !m_stacks) {
+        std::string warning;
+        std::string failure;
+        m_stacks = PythonStacks::enable(options.stackPrefixes, &failure, &warning);
+        if (!m_stacks) warning = failure + "; operators get no Python stacks";
+        if (!warning.empty() && error) *error += (error->empty() ? "" : "; ") + warning;
+    } else if (!options.withStack && m_stacks) {
+        s_stacks.store(false, std::memory_order_relaxed);
+        PythonStacks::disable();
+        m_stacks = false;
+    }
+    s_stacks.store(m_stacks, std::memory_order_relaxed);
 }
 
 void Observer::disable()
 {
+    setStacks(ObserverOptions{});
     std::lock_guard lock(m_mutex);
     if (m_handle != at::INVALID_CALLBACK_HANDLE) {
         at::removeCallback(m_handle);

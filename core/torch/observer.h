@@ -23,14 +23,17 @@ public:
     static Observer& instance();
 
     // Registers the callback with these options (again if they changed) and, with profileMemory,
-    // installs the memory reporter on the calling thread. False with a message on failure.
+    // installs the memory reporter on the calling thread; with withStack, the Python stacks.
+    // False with a message on failure; a warning leaves it enabled with the message in error.
     bool enable(const ObserverOptions& options, std::string* error);
-    // Removes the callback and the calling thread's memory reporter.
+    // Removes the callback, the calling thread's memory reporter and the Python stacks.
     void disable();
     bool enabled() const;
 
     // Read by the callbacks.
     static std::atomic<bool> s_shapes;
+    // Operators get the calling thread's Python stack (pystack.h).
+    static std::atomic<bool> s_stacks;
     static std::atomic<uint32_t> s_shapeEvery;
     // Bumped when the options change, so threads drop their cached per-name decisions.
     static std::atomic<uint64_t> s_generation;
@@ -39,11 +42,14 @@ public:
 
 private:
     Observer() = default;
+    void setStacks(const ObserverOptions& options, std::string* error = nullptr);
 
     mutable std::mutex m_mutex;
     at::CallbackHandle m_handle = at::INVALID_CALLBACK_HANDLE;
     ObserverOptions m_options;
     bool m_memory = false;
+    std::mutex m_stackMutex;
+    bool m_stacks = false; // guarded by m_stackMutex
 };
 
 } // namespace ks::torchobs

@@ -43,6 +43,8 @@ bool ObserverOptions::parse(std::string_view json, std::string* error)
         shapeEvery = uint32_t(std::min<int64_t>(every, UINT32_MAX));
         include = prefixes(j, "include");
         exclude = prefixes(j, "exclude");
+        withStack = j.value("with_stack", false);
+        stackPrefixes = prefixes(j, "stack_prefixes");
     } catch (const std::exception& e) {
         if (error) *error = e.what();
         *this = {};

@@ -20,9 +20,14 @@ struct ObserverOptions {
     // names matching exclude never are. User scopes (record_function) are always recorded.
     std::vector<std::string> include;
     std::vector<std::string> exclude;
+    // Python stacks of operators (torch's with_stack; core/torch/pystack.h), with these file-name
+    // prefixes stripped from frames (torch's profiler.python_tracer._prefix_regex()).
+    bool withStack = false;
+    std::vector<std::string> stackPrefixes;
 
     // {"record_shapes": bool, "profile_memory": bool, "shape_sampling": n, "include": [..],
-    //  "exclude": [..]}; every key optional. False with a message on a bad document.
+    //  "exclude": [..], "with_stack": bool, "stack_prefixes": [..]}; every key optional. False with a message
+    //  on a bad document.
     bool parse(std::string_view json, std::string* error);
     bool wants(std::string_view opName) const;
 };

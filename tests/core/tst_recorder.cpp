@@ -262,6 +262,29 @@ private slots:
         QCOMPARE(t->args().get(b, "Fwd thread id").type, ArgType::Null);
     }
 
+    // with_stack ops (the torch observer's Python stacks): the interned stack text becomes the op's
+    // "Call stack" next to its autograd args, whether or not with_stack recording is on; an op
+    // without one has none.
+    void operatorsCarryTheirCallStackText()
+    {
+        const uint32_t stack = internName("model.py(3): forward;train.py(9): <module>");
+        auto t = capture([&] {
+            opBegin(internName("aten::addmm"), 0, 51, 7, 0, 1, stack);
+            opBegin(internName("aten::mm"), 0, 52, -1, 0, 1);
+            rangeEnd();
+            rangeEnd();
+        });
+        const SliceTrack& s = t->track(TrackId(0)).slices;
+        QCOMPARE(s.size(), size_t(2));
+        const ArgsRef a = s.args(0);
+        QCOMPARE(t->args().get(a, "Call stack").text,
+                 std::string_view("model.py(3): forward;train.py(9): <module>"));
+        QCOMPARE(t->args().get(a, "Record function id").toInt(), int64_t(51));
+        QCOMPARE(t->args().get(a, "Sequence number").toInt(), int64_t(7));
+        QCOMPARE(t->args().get(s.args(1), "Call stack").type, ArgType::Null);
+        QCOMPARE(t->args().get(s.args(1), "Record function id").toInt(), int64_t(52));
+    }
+
     // Kineto's fwdbwd arrows: from the first forward op with a sequence number on torch thread 1 to
     // each backward function naming that (sequence number, forward thread); another thread's op
     // with the same sequence number is not the forward op.

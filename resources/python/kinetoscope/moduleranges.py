@@ -2,18 +2,26 @@
 "nn.Module: <class name>" of category python_function around each module call, nested as the calls
 nest, on the calling thread. torch 1.13 names them by class ("nn.Module: Linear"), as here; torch 2.x
 appends an instance number.
+
+With with_stack the operators' Python stacks name each module call as torch 1.13's stacks do,
+"nn.Module: <class name>_<n>" (n counts the instances of that class in call order), in place of
+Module._call_impl's frame.
 """
 import threading
 
 from ._lib import lib
+from . import torchobserver as _observer
 from .ranges import intern
 
 
 class ModuleRanges:
-    def __init__(self):
+    def __init__(self, name_frames=False):
         self._hooks = []
         self._local = threading.local()
         self._names = {}
+        self._name_frames = name_frames
+        self._frame_names = {}
+        self._instances = {}
 
     def start(self):
         if self._hooks:
@@ -42,6 +50,13 @@ class ModuleRanges:
             stack = self._local.stack = []
         lib.ks_python_push(name)
         stack.append(id(module))
+        if self._name_frames:
+            frame_name = self._frame_names.get(id(module))
+            if frame_name is None:
+                n = self._instances.get(cls, 0)
+                self._instances[cls] = n + 1
+                frame_name = self._frame_names[id(module)] = f"nn.Module: {cls.__name__}_{n}".encode()
+            _observer.name_module_frame(frame_name)
 
     def _after(self, module, _inputs, _output):
         stack = getattr(self._local, "stack", None)

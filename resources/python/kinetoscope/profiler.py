@@ -54,7 +54,7 @@ class profile:  # noqa: N801
     schedule: kinetoscope.schedule (run natively) or any callable step -> ProfilerAction (ours or
     torch's, e.g. torch.profiler.schedule(...)). with_modules (or with_stack), with torch imported:
     every nn.Module call is a python_function range "nn.Module: <class>", as torch's Python tracer
-    records it. experimental_config is accepted and not used. shape_sampling (ours): record input shapes of
+    records it (with_stack: by libkinetoscope_torch's profile function, docs/torch-observer.md). experimental_config is accepted and not used. shape_sampling (ours): record input shapes of
     every n-th call of each operator. execution_trace_observer: torch's ExecutionTraceObserver
     (torch 2.x) or ExecutionGraphObserver (torch 1.13), registered by the caller; as torch does, it
     is started when each window starts recording and stopped when it stops, and on leaving the
@@ -83,6 +83,7 @@ class profile:  # noqa: N801
         self.experimental_config = experimental_config
         self._observer_options = {"record_shapes": self.record_shapes or self.with_flops,
                                   "profile_memory": self.profile_memory,
+                                  "with_stack": self.with_stack,
                                   "shape_sampling": int(shape_sampling)}
         if op_filter:
             self._observer_options.update(op_filter)
@@ -172,9 +173,11 @@ class profile:  # noqa: N801
         _ranges._set_with_stack(self.with_stack)
         if self._tagger:
             self._tagger.start()
-        if (self.with_modules or self.with_stack) and "torch" in sys.modules and self._modules is None:
+        native_modules = self.with_stack and _observer.stacks_record_modules()
+        if (self.with_modules or self.with_stack) and "torch" in sys.modules and self._modules is None \
+                and not native_modules:
             from .moduleranges import ModuleRanges
-            self._modules = ModuleRanges()
+            self._modules = ModuleRanges(name_frames=self.with_stack and _observer.stacks_active())
             self._modules.start()
 
     def stop(self):

@@ -28,6 +28,7 @@ class FunctionEvent:
         self.is_user_annotation = d["user_annotation"]
         self.device_type = "CUDA" if d["device"] else "CPU"
         self.top_level = d["top_level"]
+        self.stack = d.get("stack") or []
 
     @property
     def cpu_time(self):

@@ -12,9 +12,12 @@ import threading
 
 from . import _lib
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 _lock = threading.Lock()
 _obs = None
+# The same library through ctypes.PyDLL, for the with_stack calls made from Python hooks on hot
+# paths: they keep the GIL instead of releasing and taking it back.
+_obs_gil = None
 _load_error = None
 _holders = {}
 _next_token = 1
@@ -37,7 +40,7 @@ def _candidates():
 def load():
     """The observer library, or None (why: load_error()). Needs torch imported first: the observer
     must join the libtorch the program uses."""
-    global _obs, _load_error
+    global _obs, _obs_gil, _load_error
     if _obs is not None:
         return _obs
     if "torch" not in sys.modules:
@@ -56,10 +59,16 @@ def load():
         lib.kstorch_enable.restype = ctypes.c_int
         lib.kstorch_disable.restype = ctypes.c_int
         lib.kstorch_enabled.restype = ctypes.c_int
+        lib.kstorch_stacks_enabled.restype = ctypes.c_int
         if lib.kstorch_abi_version() != ABI_VERSION:
             errors.append(f"{path}: ABI {lib.kstorch_abi_version()}, expected {ABI_VERSION}")
             continue
-        _obs = lib
+        gil = ctypes.PyDLL(lib._name)
+        gil.kstorch_stack_thread.argtypes = [ctypes.py_object]
+        gil.kstorch_stack_thread.restype = None
+        gil.kstorch_stack_module.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        gil.kstorch_stack_module.restype = None
+        _obs, _obs_gil = lib, gil
         return lib
     _load_error = "; ".join(errors) or "not found"
     return None
@@ -76,6 +85,59 @@ def _live_options():
     return getattr(live, "observer_options", None)
 
 
+def stack_prefixes():
+    """File-name prefixes stripped from Python frames, as torch's python_tracer._prefix_regex()
+    computes them: the site and sys.path directories and torch's parent, longest first among
+    those that share a start."""
+    import site
+    raw = list(site.getsitepackages()) + list(sys.path) + [site.getuserbase(), site.getusersitepackages()]
+    torch = sys.modules.get("torch")
+    if getattr(torch, "__file__", None):
+        raw.append(os.path.dirname(os.path.dirname(torch.__file__)))
+    return [p + os.sep for p in sorted({os.path.abspath(p) for p in raw if isinstance(p, str)}, reverse=True)]
+
+
+_previous_thread_hook = None
+_thread_hook_set = False
+
+
+def _thread_hook(frame, _event, _arg):
+    # The first call in a thread started while Python stacks are recorded: the library replaces
+    # this hook with its own profile function on this thread (or removes it when no longer needed).
+    _obs_gil.kstorch_stack_thread(frame)
+
+
+def _set_thread_hook(on):
+    global _previous_thread_hook, _thread_hook_set
+    if on and not _thread_hook_set:
+        _previous_thread_hook = getattr(threading, "getprofile", lambda: None)()
+        threading.setprofile(_thread_hook)
+        _thread_hook_set = True
+    elif not on and _thread_hook_set:
+        threading.setprofile(_previous_thread_hook)
+        _previous_thread_hook = None
+        _thread_hook_set = False
+
+
+def name_module_frame(name):
+    """name: bytes. Names the Module._call_impl frame that called the caller (a forward pre-hook) in the
+    operators' Python stacks, as torch's tracer does ("nn.Module: Linear_0"). Must be called from
+    the hook itself: the frame named is the third innermost (this function, the hook,
+    _call_impl)."""
+    if _obs_gil is not None:
+        _obs_gil.kstorch_stack_module(name, 2)
+
+
+def stacks_active():
+    return _obs is not None and bool(_obs.kstorch_stacks_enabled())
+
+
+def stacks_record_modules():
+    """The library names module calls in stacks and records them as python_function ranges itself
+    (Python 3.11+), so that moduleranges' hooks are not needed."""
+    return _obs is not None and _obs.kstorch_stacks_enabled() == 2
+
+
 def _apply():
     """Enables the observer with the union of the holders' options (or disables it)."""
     holders = list(_holders.values())
@@ -84,11 +146,13 @@ def _apply():
         holders.append(live)
     if not holders:
         _obs.kstorch_disable()
+        _set_thread_hook(False)
         return None
-    merged = {"record_shapes": False, "profile_memory": False, "shape_sampling": None}
+    merged = {"record_shapes": False, "profile_memory": False, "shape_sampling": None, "with_stack": False}
     for o in holders:
         merged["record_shapes"] |= bool(o.get("record_shapes"))
         merged["profile_memory"] |= bool(o.get("profile_memory"))
+        merged["with_stack"] |= bool(o.get("with_stack"))
         every = o.get("shape_sampling")
         if every:
             merged["shape_sampling"] = min(every, merged["shape_sampling"] or every)
@@ -99,10 +163,13 @@ def _apply():
             merged[key] = list(values[0])
     if not merged["shape_sampling"]:
         del merged["shape_sampling"]
+    if merged["with_stack"]:
+        merged["stack_prefixes"] = stack_prefixes()
     rc = _obs.kstorch_enable(json.dumps(merged).encode("utf-8"))
     message = _obs.kstorch_last_error().decode("utf-8", "replace")
     if rc < 0:
         raise RuntimeError("kinetoscope torch observer: " + message)
+    _set_thread_hook(merged["with_stack"] and stacks_active())
     return message or None
 
 
