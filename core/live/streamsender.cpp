@@ -475,7 +475,9 @@ void StreamSender::encodeRecords(State* s)
                 if (ids) continue;
                 if (r.name != 0) s->defineName(r.name);
                 if (r.type == record::RecordType::Complete) w.a = uint64_t(record::Clock::toNs(r.a));
-                if (r.type == record::RecordType::Begin && r.a != 0 && s->definedPayloads.insert(r.a).second)
+                // Marks carry args too (the memory categories' "[memory category]" marks).
+                const bool args = r.type == record::RecordType::Begin || r.type == record::RecordType::Mark;
+                if (args && r.a != 0 && s->definedPayloads.insert(r.a).second)
                     encodePayload(s->out, r.a, rec.payload(r.a));
             }
             s->emitStrings();

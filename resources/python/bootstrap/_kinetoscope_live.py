@@ -14,7 +14,9 @@ with two optimizers, or an optimizer and a profiler, counts one step per iterati
 Capture modes (KINETOSCOPE_CAPTURE, JSON):
   native   steps, nn.Module forward and Optimizer.step ranges, every aten op, autograd function and
            record_function range recorded by libkinetoscope_torch.so (the torch observer, loaded
-           when the script imports torch; with shapes/memory also input shapes and allocations),
+           when the script imports torch; with shapes/memory also input shapes and allocations;
+           with memory also the parameters, gradients, optimizer state and inputs marked for the
+           memory categories, as kinetoscope.profile(profile_memory=True) marks them),
            and with CUDA the autograd ops as NVTX ranges (emit_nvtx) for the injection library
   windows  torch.profiler with the chosen schedule, driven by the steps; each finished window is
            exported to a file the viewer merges (CPU ops, shapes, memory, stacks per window)
@@ -51,6 +53,9 @@ def _declare(lib):
         "ks_range_push": (None, [c.c_uint32]),
         "ks_range_pop": (None, []),
         "ks_python_push": (None, [c.c_uint32]),
+        "ks_payload": (c.c_uint64, [c.c_char_p]),
+        "ks_mark_payload": (None, [c.c_uint32, c.c_uint64]),
+        "ks_recording": (c.c_int, []),
         "ks_now_ns": (c.c_int64, []),
         "ks_set_thread_name": (None, [c.c_char_p]),
     }
@@ -272,6 +277,7 @@ class _Live:
         self.nvtx = None
         self.observer = None
         self.observer_options = None
+        self.tagger = None
         self.optimizers_seen = False
         self.names = {}
         self.tls = threading.local()
@@ -303,6 +309,7 @@ class _Live:
         n = self.lib.ks_stream_step(requester.encode())
         if n > self.global_step:
             self.global_step = n
+            self._tag_state()
             if self.windows is not None:
                 try:
                     self.windows.advance()
@@ -311,6 +318,9 @@ class _Live:
 
     def on_optimizer(self, opt):
         self.lib.ks_stream_step_origin()
+        if self.tagger is not None:
+            self.tagger.add_optimizer(opt)
+            self._tag_state()
         if not self.optimizers_seen:
             self.optimizers_seen = True
             if self.mode == "windows" and self.windows is None and not self.in_child:
@@ -456,6 +466,8 @@ class _Live:
                 self.log(1, "stack capture needs windows mode (torch.profiler); native mode skips it")
             if self.capture.get("memory") and self.observer is None:
                 self.log(1, "memory capture in native mode needs libkinetoscope_torch.so; skipped")
+            elif self.capture.get("memory"):
+                self._start_tagger(torch)
             if self.capture.get("cuda") and cuda:
                 try:
                     from torch.autograd.profiler import emit_nvtx
@@ -511,6 +523,47 @@ class _Live:
             return
         self.log(1, "torch observer not loaded, only module and step ranges: %s" % "; ".join(errors))
 
+    def _start_tagger(self, torch):
+        """Marks parameters, gradients, optimizer state and inputs for the memory categories (rule
+        R1, docs/memory-categories.md) with the package's memorytags.py, loaded from its file: the
+        package itself stays out of the program's imports."""
+        import importlib.util
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        path = os.path.join(os.path.dirname(here), "kinetoscope", "memorytags.py")
+        try:
+            spec = importlib.util.spec_from_file_location("_kinetoscope_memorytags", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            lib = self.lib
+            name = self.intern(module.MARK_NAME)
+
+            class Sink:
+                recording = staticmethod(lib.ks_recording)
+
+                @staticmethod
+                def payload(text):
+                    return lib.ks_payload(text.encode("utf-8"))
+
+                @staticmethod
+                def mark(payload):
+                    lib.ks_mark_payload(name, payload)
+
+            self.tagger = module.MemoryTagger(Sink(), torch)
+            self.tagger.attach()
+        except Exception as e:
+            self.tagger = None
+            self.log(1, "memory categories: tensors are not marked (%s: %s: %s)" % (path, type(e).__name__, e))
+
+    def _tag_state(self):
+        if self.tagger is None:
+            return
+        try:
+            self.tagger.tag_state()
+        except Exception as e:
+            self.tagger = None
+            self.log(1, "memory categories: marking stopped: %s: %s" % (type(e).__name__, e))
+
     # --- process life -----------------------------------------------------------------------
     def after_fork(self):
         self.in_child = True
@@ -523,6 +576,7 @@ class _Live:
             sys.stderr.write("kinetoscope: %s\n" % self.error())
 
     def finish(self):
+        self._tag_state()
         if self.windows is not None:
             self.windows.stop()
         if self.nvtx is not None:
