@@ -408,6 +408,33 @@ class _Live:
         profile.step = step
         profile.start = start
 
+    def hook_autograd_profiler_module(self, module):
+        """torch's own profiler needs the thread's profiler slot, where the observer's memory
+        reporter sits: native memory capture hands it over when the script starts one."""
+        profile = getattr(module, "profile", None)
+        orig = getattr(profile, "_start_trace", None)
+        if orig is None:
+            return
+        live = self
+
+        @functools.wraps(orig)
+        def _start_trace(self, *args, **kwargs):
+            live.yield_memory()
+            return orig(self, *args, **kwargs)
+
+        profile._start_trace = _start_trace
+
+    def yield_memory(self):
+        options = self.observer_options
+        if self.observer is None or not options or not options.get("profile_memory"):
+            return
+        options = dict(options, profile_memory=False)
+        self.observer.kstorch_enable(json.dumps(options).encode())
+        self.observer_options = options
+        self.tagger = None
+        self.log(1, "the script runs torch's profiler itself: allocations are no longer recorded natively "
+                    "(torch's profiler needs the thread's profiler slot)")
+
     def hook_module_module(self, module):
         if self.mode != "native" or not self.capture.get("cpu", True):
             return
@@ -610,10 +637,12 @@ def start(chained=None):
         "torch.optim.optimizer": live.hook_optimizer_module,
         "torch.profiler.profiler": live.hook_profiler_module,
         "torch.nn.modules.module": live.hook_module_module,
+        "torch.autograd.profiler": live.hook_autograd_profiler_module,
     }
     # Modules a chained sitecustomize already imported are hooked now, the rest when imported
     # (children before torch itself, which imports them).
-    for name in ("torch.optim.optimizer", "torch.profiler.profiler", "torch.nn.modules.module", "torch"):
+    for name in ("torch.optim.optimizer", "torch.profiler.profiler", "torch.nn.modules.module",
+                 "torch.autograd.profiler", "torch"):
         if name in sys.modules:
             hooks.pop(name)(sys.modules[name])
     # Before the finder goes in: a find_spec through it would use up the hook on a spec nobody loads.
