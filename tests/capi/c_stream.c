@@ -8,6 +8,8 @@
  *   flood SECONDS RATE  ranges at RATE events/s (0: as fast as possible) for SECONDS, then the
  *                    count generated and the peak RSS
  *   opflood SECONDS RATE  the same with operators (ks_op_push) at RATE ops/s
+ *   args COUNT       COUNT ranges, each with args of its own (~450 bytes, all different: a caller
+ *                    that never reuses a payload), paced, then the peak RSS
  *   slow             one short step every 20 ms until killed (kill -9 tests)
  * Prints "step N" after each step and "sent N dropped M" at the end. */
 #include "kinetoscope.h"
@@ -137,6 +139,24 @@ static int run_flood(double seconds, double rate, int ops)
     return 0;
 }
 
+static int run_args(int count)
+{
+    uint32_t name = ks_intern("arg");
+    char pad[401];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = 0;
+    char json[512];
+    for (int i = 0; i < count; ++i) {
+        snprintf(json, sizeof json, "{\"i\": %d, \"pad\": \"%s\"}", i, pad);
+        ks_range_push_args(name, json);
+        ks_range_pop();
+        if (i % 1000 == 999) sleep_ms(1); /* paced: the sender keeps up, no event is dropped */
+    }
+    printf("generated %d ranges\n", count);
+    print_peak_rss();
+    return 0;
+}
+
 static int run_slow(void)
 {
     uint32_t name = ks_intern("slow_step");
@@ -154,7 +174,7 @@ static int run_slow(void)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: c_stream ranges|latency|oplatency|flood|opflood|slow ...\n");
+        fprintf(stderr, "usage: c_stream ranges|latency|oplatency|flood|opflood|args|slow ...\n");
         return 2;
     }
     if (ks_stream_to(NULL, "{\"program\": \"c_stream\"}") != 0) {
@@ -173,6 +193,8 @@ int main(int argc, char** argv)
         rc = run_flood(argc > 2 ? atof(argv[2]) : 3, argc > 3 ? atof(argv[3]) : 0, 0);
     else if (!strcmp(argv[1], "opflood"))
         rc = run_flood(argc > 2 ? atof(argv[2]) : 3, argc > 3 ? atof(argv[3]) : 0, 1);
+    else if (!strcmp(argv[1], "args"))
+        rc = run_args(argc > 2 ? atoi(argv[2]) : 1000);
     else if (!strcmp(argv[1], "slow"))
         rc = run_slow();
     else {
