@@ -2,15 +2,18 @@
 //   ingest     frames already in memory -> LiveIngest -> model: the viewer's ceiling (events/s)
 //   latency    a C target (ks_c_stream latency) launched through LiveSession, as Run > Launch does:
 //              step end in the target (shared CLOCK_MONOTONIC) -> step in the model
+//   oplatency  an op's end in the target (a range, no step to hurry the sender) -> its slice in the
+//              model, seen by polling the model every 1 ms; plus the GUI's redraw (30 Hz) on top
 //   throughput the same C target streaming ranges at a fixed rate over the socket: events/s that
 //              reach the model, and drops (goal: >= 2M events/s, none dropped)
 //   torch      Debian's torch 1.13 training loop (tests/data/live/train_mlp.py): steps/s without
 //              Kinetoscope, then launched natively and in windows mode in the same run
-// usage: bench_live [ingest|latency|throughput|torch]... (default: all)
+// usage: bench_live [ingest|latency|oplatency|throughput|torch]... (default: all)
 
 #include "core/live/framestream.h"
 #include "core/live/liveingest.h"
 #include "core/live/livesession.h"
+#include "core/record/clock.h"
 #include "core/record/recordtypes.h"
 
 #include <algorithm>
@@ -154,6 +157,97 @@ void benchLatency()
         ms.size(), ms[ms.size() / 2], ms[ms.size() * 9 / 10], ms[ms.size() * 99 / 100], ms.back());
 }
 
+void benchOpLatency()
+{
+    Trace trace;
+    LiveSession session(trace);
+    LaunchRequest r;
+    r.argv = {target(), "oplatency", "300", "10"};
+    r.resources = resources();
+    std::string error;
+    if (!session.launch(r, error)) {
+        std::printf("oplatency: cannot launch: %s\n", error.c_str());
+        return;
+    }
+    // Per track, the "op" slices already seen closed.
+    std::vector<size_t> seen;
+    std::vector<double> ms;
+    while (!session.finished()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        auto lock = session.holdIngest();
+        const int64_t now = int64_t(record::Clock::monotonicNs());
+        const int64_t monoToTrace = session.ingest().monoToTrace();
+        seen.resize(trace.trackCount(), 0);
+        for (size_t t = 0; t < trace.trackCount(); ++t) {
+            const SliceTrack& s = trace.track(TrackId(uint32_t(t))).slices;
+            for (size_t i = seen[t]; i < s.size(); ++i) {
+                if (s.isOpen(i)) break;
+                seen[t] = i + 1;
+                if (trace.str(s.name(i)) != "op") continue;
+                ms.push_back(double(now - (s.end(i) - monoToTrace)) / 1e6);
+            }
+        }
+    }
+    (void)session.takeOutput();
+    if (ms.empty()) {
+        std::printf("oplatency: no ops arrived\n");
+        return;
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    // The GUI looks at the model at most 30 times a second: on average half a frame more.
+    std::printf(
+        "oplatency: op end in the target -> its slice in the model over %zu ops: median %.3f ms, p90 %.3f "
+        "ms, "
+        "p99 %.3f ms, max %.3f ms; with the GUI's 30 Hz redraw: median about %.1f ms, at most %.1f ms more "
+        "(goal: median <= 50 ms)\n",
+        ms.size(), median, ms[ms.size() * 9 / 10], ms[ms.size() * 99 / 100], ms.back(), median + 1000.0 / 60,
+        1000.0 / 30);
+}
+
+// Operators as the torch observer writes them (Begin + OpInfo + End), at a fixed ops/s: how many
+// reach the model as cpu_op slices, how many were dropped.
+void benchOpThroughput(double rate, double seconds)
+{
+    char r[32], s[32];
+    std::snprintf(r, sizeof r, "%.0f", rate);
+    std::snprintf(s, sizeof s, "%.1f", seconds);
+    Trace trace;
+    LiveSession session(trace);
+    LaunchRequest req;
+    req.argv = {target(), "opflood", s, r};
+    req.resources = resources();
+    std::string error;
+    if (!session.launch(req, error)) {
+        std::printf("op throughput: cannot launch: %s\n", error.c_str());
+        return;
+    }
+    std::string out;
+    while (!session.waitFinished(100))
+        for (const OutputLine& l : session.takeOutput())
+            out += l.text + "\n";
+    for (const OutputLine& l : session.takeOutput())
+        out += l.text + "\n";
+    size_t ops = 0;
+    {
+        auto lock = session.holdIngest();
+        for (size_t t = 0; t < trace.trackCount(); ++t) {
+            const SliceTrack& sl = trace.track(TrackId(uint32_t(t))).slices;
+            for (size_t i = 0; i < sl.size(); ++i)
+                ops += trace.str(sl.name(i)) == "op";
+        }
+    }
+    const size_t g = out.find("generated ");
+    const unsigned long long generated =
+        g == std::string::npos ? 0 : std::strtoull(out.c_str() + g + 10, nullptr, 10);
+    const SessionStatus st = session.status();
+    std::printf(
+        "op throughput: offered %.2f M ops/s for %s s: %llu ops generated, %zu op slices in the model "
+        "(%.2f M/s), %llu events dropped by the target, %llu over budget\n",
+        rate / 1e6, s, generated, ops, double(ops) / seconds / 1e6,
+        (unsigned long long)st.counters.senderDropped, (unsigned long long)st.counters.overBudget);
+}
+
 void benchThroughput(double rate, double seconds)
 {
     char r[32], s[32];
@@ -233,16 +327,19 @@ void benchTorch()
 int main(int argc, char** argv)
 {
     std::vector<std::string> what(argv + 1, argv + argc);
-    if (what.empty()) what = {"ingest", "latency", "throughput", "torch"};
+    if (what.empty()) what = {"ingest", "latency", "oplatency", "throughput", "torch"};
     for (const std::string& w : what) {
         if (w == "ingest") {
             benchIngest();
         } else if (w == "latency") {
             benchLatency();
+        } else if (w == "oplatency") {
+            benchOpLatency();
         } else if (w == "throughput") {
             benchThroughput(2'000'000, 5);
             benchThroughput(2'500'000, 5);
             benchThroughput(0, 3);
+            benchOpThroughput(1'000'000, 5);
         } else if (w == "torch") {
             benchTorch();
         } else {

@@ -2,7 +2,12 @@
 torch.profiler, on a model of many small CPU ops, in one run.
 
     KINETOSCOPE_LIB=build/core/capi/libkinetoscope.so.1 PYTHONPATH=resources/python \\
-        /usr/bin/python3 bench/torchobs_bench.py [--iters N] [--rounds R]
+        /usr/bin/python3 bench/torchobs_bench.py [--model mlp|smallops] [--iters N] [--rounds R]
+
+Models: "mlp" a training step of a DEPTH-layer WIDTH-wide MLP (linear, relu, autograd nodes, SGD);
+"smallops" an inference step of 200 elementwise and view calls on a 16-element tensor (600 ops with
+the ones they call, no autograd):
+the shortest ops torch has, where a profiler's fixed cost per op shows most.
 
 For each profiler (none, torch.profiler, kinetoscope; record_shapes off and on, with_stack on) the
 same training step runs N times per round; rounds alternate between the profilers so machine noise
@@ -26,6 +31,7 @@ p.add_argument("--iters", type=int, default=200)
 p.add_argument("--rounds", type=int, default=7)
 p.add_argument("--width", type=int, default=8)
 p.add_argument("--depth", type=int, default=12)
+p.add_argument("--model", choices=("mlp", "smallops"), default="mlp")
 args = p.parse_args()
 
 torch.manual_seed(0)
@@ -38,12 +44,33 @@ opt = torch.optim.SGD(model.parameters(), lr=1e-3)
 x = torch.randn(4, args.width)
 
 
-def train_step():
+def mlp_step():
     opt.zero_grad()
     loss = model(x).square().mean()
     loss.backward()
     opt.step()
     return loss
+
+
+small = torch.randn(16)
+
+
+@torch.no_grad()
+def smallops_step():
+    y = small
+    for _ in range(25):  # 8 ops each
+        y = torch.add(y, 1.0)
+        y = y.mul(0.5)
+        y = torch.sin(y)
+        y = torch.relu(y)
+        y = y.view(4, 4)
+        y = y.t()
+        y = y.reshape(16)
+        y = torch.neg(y)
+    return y
+
+
+train_step = mlp_step if args.model == "mlp" else smallops_step
 
 
 def run(make):
@@ -108,7 +135,7 @@ for _ in range(args.rounds):
 
 base_hot = statistics.median(hot["none"])
 base_total = statistics.median(total["none"])
-print(f"torch {torch.__version__}, {ops_per_step:.0f} ops per step, {args.iters} steps x {args.rounds} rounds "
+print(f"model {args.model}: torch {torch.__version__}, {ops_per_step:.0f} ops per step, {args.iters} steps x {args.rounds} rounds "
       f"(median); unprofiled {base_hot / args.iters / ops_per_step * 1e9:.0f} ns per op")
 print(f"{'profiler':<20}{'hot ns/op (CPU)':>16}{'with stop ns/op (wall)':>24}")
 per_op = {}

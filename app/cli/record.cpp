@@ -37,7 +37,7 @@ void printHelp()
                 "                          shapes and memory too when captured) streamed as they happen\n"
                 "                          (default);\n"
                 "                          windows: torch.profiler windows (CPU ops, shapes, memory) merged\n"
-                "  --capture LIST          cpu,cuda,xpu,shapes,memory,stack (default cpu)\n"
+                "  --capture LIST          cpu,cuda,xpu,shapes,memory,stack (default cpu,memory)\n"
                 "  --schedule W,WU,A[,R[,S]]  torch.profiler schedule: wait, warmup, active, repeat,\n"
                 "                          skip_first (windows mode; default 1,1,3)\n"
                 "  -C, --cwd DIR           working directory of COMMAND\n"

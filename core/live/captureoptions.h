@@ -18,7 +18,9 @@ struct CaptureOptions {
     bool cuda = false;
     bool xpu = false;
     bool shapes = false;
-    bool memory = false;
+    // On by default: a recorded session shows allocations and their categories (the torch
+    // observer's memory reporter in native mode, profile_memory in windows mode).
+    bool memory = true;
     bool stack = false;
     // torch.profiler.schedule semantics (windows mode).
     record::Schedule schedule{1, 1, 3, 0, 0, 0};

@@ -43,6 +43,8 @@ struct StreamSender::State {
     int32_t stopReason = 0;
     std::vector<Item> queue;
     uint64_t queueDropped = 0;
+    uint64_t argsDroppedReported = 0;
+    int64_t argsDroppedLogNs = 0;
     StepTracker steps;
     int64_t stepStart = 0;
     bool stepStarted = false; // a step has finished or the origin was set explicitly
@@ -352,6 +354,23 @@ void StreamSender::cycle(State* s, bool final)
     {
         std::lock_guard lock(s->mutex);
         items.swap(s->queue);
+        // Args refused by the recorder's payload store (its cap): said in the console when the
+        // first is, then the running count at most every 5 s and at the end.
+        const uint64_t argsDropped = record::Recorder::instance().payloadStats().dropped;
+        const int64_t now = int64_t(record::Clock::monotonicNs());
+        if (argsDropped > s->argsDroppedReported &&
+            (s->argsDroppedReported == 0 || final || now - s->argsDroppedLogNs >= 5'000'000'000)) {
+            s->argsDroppedLogNs = now;
+            LogFrame f;
+            f.level = LogLevel::Warning;
+            f.timeNs = now;
+            f.text = "args of " + std::to_string(argsDropped) +
+                     " events were not kept: the args store is at its " +
+                     std::to_string(record::Recorder::instance().payloadCap() >> 20) +
+                     " MiB cap (KINETOSCOPE_MAX_ARGS_MB)";
+            items.emplace_back(std::move(f));
+            s->argsDroppedReported = argsDropped;
+        }
         if (s->queueDropped) {
             LogFrame f;
             f.level = LogLevel::Warning;
@@ -475,7 +494,9 @@ void StreamSender::encodeRecords(State* s)
                 if (ids) continue;
                 if (r.name != 0) s->defineName(r.name);
                 if (r.type == record::RecordType::Complete) w.a = uint64_t(record::Clock::toNs(r.a));
-                if (r.type == record::RecordType::Begin && r.a != 0 && s->definedPayloads.insert(r.a).second)
+                // Marks carry args too (the memory categories' "[memory category]" marks).
+                const bool args = r.type == record::RecordType::Begin || r.type == record::RecordType::Mark;
+                if (args && r.a != 0 && s->definedPayloads.insert(r.a).second)
                     encodePayload(s->out, r.a, rec.payload(r.a));
             }
             s->emitStrings();

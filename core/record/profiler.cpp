@@ -176,6 +176,7 @@ void Profiler::startTrace()
         setStackCapture(true, m_options.nativeStacks);
     }
     m_windowStart = Clock::ticks();
+    m_argsDroppedAtStart = rec.payloadStats().dropped;
     rec.setActive(true);
     m_recording = true;
 }
@@ -213,6 +214,13 @@ void Profiler::stopTrace()
     if (m_options.withFlops) w.metadata.emplace_back("with_flops", "1");
     for (const auto& kv : m_metadata)
         w.metadata.push_back(kv);
+    // Args refused at the payload store's cap: the events are there, their args are not.
+    if (const uint64_t dropped = rec.payloadStats().dropped - m_argsDroppedAtStart) {
+        w.metadata.emplace_back("kinetoscope_args_dropped", std::to_string(dropped));
+        m_status.push_back("args of " + std::to_string(dropped) +
+                           " events were not kept: the args store is at its " +
+                           std::to_string(rec.payloadCap() >> 20) + " MiB cap (KINETOSCOPE_MAX_ARGS_MB)");
+    }
     m_trace = buildTrace(rec.drainAll(), rec, w);
 }
 

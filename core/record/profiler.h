@@ -128,6 +128,7 @@ private:
     std::vector<std::string> m_status;
     std::shared_ptr<Trace> m_trace;
     uint64_t m_windowStart = 0;
+    uint64_t m_argsDroppedAtStart = 0; // the recorder's payload drops when the window began
     bool m_started = false;
     bool m_recording = false;
     bool m_stepOpen = false;

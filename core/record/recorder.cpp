@@ -1,6 +1,8 @@
 #include "core/record/api.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,6 +24,26 @@ struct ThreadExit {
 };
 thread_local ThreadExit t_exit;
 
+// What one stored payload costs besides its text: the deque's string, the id map's node.
+constexpr uint64_t kPayloadOverhead = 96;
+
+uint64_t payloadCapFromEnv()
+{
+    uint64_t mb = 64;
+    if (const char* env = std::getenv("KINETOSCOPE_MAX_ARGS_MB")) {
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(env, &end, 10);
+        if (end != env && *end == '\0' && v >= 1 && v <= (1ull << 20))
+            mb = v;
+        else
+            std::fprintf(
+                stderr,
+                "kinetoscope: KINETOSCOPE_MAX_ARGS_MB=%s is not a size in MiB (1..%llu); using %llu\n", env,
+                1ull << 20, (unsigned long long)mb);
+    }
+    return mb << 20;
+}
+
 } // namespace
 
 ThreadBuffer* registerThread()
@@ -41,6 +63,7 @@ Recorder::Recorder() : m_pid(uint64_t(::getpid()))
     Clock::initialize();
     m_names.emplace_back(); // id 0: no name
     m_payloads.emplace_back();
+    m_payloadCap = payloadCapFromEnv();
 }
 
 uint32_t Recorder::intern(std::string_view name)
@@ -63,8 +86,46 @@ std::string Recorder::name(uint32_t id) const
 uint64_t Recorder::addPayload(std::string json)
 {
     std::lock_guard lock(m_namesMutex);
+    // A caller that adds the same args per event (no id cache) stores them once.
+    if (auto it = m_payloadIds.find(json); it != m_payloadIds.end()) {
+        ++m_payloadStats.deduplicated;
+        return it->second;
+    }
+    const uint64_t cost = json.size() + kPayloadOverhead;
+    if (m_payloadStats.bytes + cost > m_payloadCap) {
+        if (m_payloadStats.dropped++ == 0)
+            std::fprintf(
+                stderr,
+                "kinetoscope: event args over the %llu MiB cap: further distinct args are not kept "
+                "(counted in the trace metadata as kinetoscope_args_dropped; KINETOSCOPE_MAX_ARGS_MB raises "
+                "the cap)\n",
+                (unsigned long long)(m_payloadCap >> 20));
+        return 0;
+    }
+    const uint64_t id = m_payloads.size();
     m_payloads.push_back(std::move(json));
-    return m_payloads.size() - 1;
+    m_payloadIds.emplace(std::string_view(m_payloads.back()), id);
+    m_payloadStats.bytes += cost;
+    ++m_payloadStats.stored;
+    return id;
+}
+
+Recorder::PayloadStats Recorder::payloadStats() const
+{
+    std::lock_guard lock(m_namesMutex);
+    return m_payloadStats;
+}
+
+uint64_t Recorder::payloadCap() const
+{
+    std::lock_guard lock(m_namesMutex);
+    return m_payloadCap;
+}
+
+void Recorder::setPayloadCap(uint64_t bytes)
+{
+    std::lock_guard lock(m_namesMutex);
+    m_payloadCap = bytes;
 }
 
 std::string Recorder::payload(uint64_t id) const

@@ -34,8 +34,22 @@ public:
     uint32_t intern(std::string_view name);
     std::string name(uint32_t id) const;
     // Stores an args payload (a JSON object text, e.g. {"Input Dims": [[2, 3]]}); returns its id (> 0).
+    // Identical texts share one id. Ids stay valid for the process's life (callers cache them), so
+    // the store is capped instead of emptied: a text that would take it past payloadCap() bytes is
+    // not stored, returns 0 (no args) and is counted; the first such drop is reported on stderr.
     uint64_t addPayload(std::string json);
     std::string payload(uint64_t id) const;
+
+    struct PayloadStats {
+        uint64_t stored = 0;       // distinct texts kept
+        uint64_t bytes = 0;        // what they take, overhead included (what the cap limits)
+        uint64_t dropped = 0;      // texts refused at the cap since the process started
+        uint64_t deduplicated = 0; // texts that were already stored
+    };
+    PayloadStats payloadStats() const;
+    // Default 64 MiB, KINETOSCOPE_MAX_ARGS_MB in the environment (at least 1).
+    uint64_t payloadCap() const;
+    void setPayloadCap(uint64_t bytes);
 
     void setActive(bool on);
     bool active() const;
@@ -64,6 +78,10 @@ private:
     std::unordered_map<std::string, uint32_t> m_nameIds;
     std::deque<std::string> m_names;
     std::deque<std::string> m_payloads;
+    // Views into m_payloads (a deque never moves its elements).
+    std::unordered_map<std::string_view, uint64_t> m_payloadIds;
+    PayloadStats m_payloadStats;
+    uint64_t m_payloadCap = 0;
 
     mutable std::mutex m_threadsMutex;
     std::vector<std::unique_ptr<ThreadBuffer>> m_threads;

@@ -3,8 +3,13 @@
  *   ranges STEPS     per step: a "train_step" range holding "forward"/"backward" ranges, a counter,
  *                    an allocation and its free, a worker thread's ranges; then ks_stream_step()
  *   latency STEPS MS steps of MS milliseconds each (a busy range), for step latency
+ *   oplatency OPS MS OPS short "op" ranges (50 us busy), one every MS milliseconds, no steps: an
+ *                    op's end reaches the viewer only through the sender's periodic drain
  *   flood SECONDS RATE  ranges at RATE events/s (0: as fast as possible) for SECONDS, then the
  *                    count generated and the peak RSS
+ *   opflood SECONDS RATE  the same with operators (ks_op_push) at RATE ops/s
+ *   args COUNT       COUNT ranges, each with args of its own (~450 bytes, all different: a caller
+ *                    that never reuses a payload), paced, then the peak RSS
  *   slow             one short step every 20 ms until killed (kill -9 tests)
  * Prints "step N" after each step and "sent N dropped M" at the end. */
 #include "kinetoscope.h"
@@ -79,6 +84,20 @@ static int run_latency(int steps, double ms)
     return 0;
 }
 
+static int run_oplatency(int ops, double ms)
+{
+    uint32_t op = ks_intern("op");
+    for (int i = 0; i < ops; ++i) {
+        ks_range_push(op);
+        int64_t until = ks_now_ns() + 50000;
+        while (ks_now_ns() < until) {
+        }
+        ks_range_pop();
+        sleep_ms(ms);
+    }
+    return 0;
+}
+
 /* The process's peak resident memory so far (VmHWM), for the memory cap test. */
 static void print_peak_rss(void)
 {
@@ -89,9 +108,11 @@ static void print_peak_rss(void)
     if (f) fclose(f);
 }
 
-static int run_flood(double seconds, double rate)
+/* ops: torch observer's operators (ks_op_push: Begin + OpInfo + End) instead of plain ranges, at
+ * RATE ops/s rather than events/s. */
+static int run_flood(double seconds, double rate, int ops)
 {
-    uint32_t name = ks_intern("flood");
+    uint32_t name = ks_intern(ops ? "op" : "flood");
     int64_t start = ks_now_ns();
     int64_t end = start + (int64_t)(seconds * 1e9);
     uint64_t events = 0, bursts = 0;
@@ -102,14 +123,36 @@ static int run_flood(double seconds, double rate)
          * the CPU recording needs and the machine's other cores stay with the viewer. */
         uint64_t due = rate > 0 ? (uint64_t)((double)(now - start) * rate / 1e9) : events + 65536;
         while (events < due) {
-            ks_range_push(name);
+            if (ops)
+                ks_op_push(name, 0, events + 1, (int64_t)events, 0, 1);
+            else
+                ks_range_push(name);
             ks_range_pop();
-            events += 2;
+            events += ops ? 1 : 2;
         }
         if (++bursts % 64 == 0) ks_stream_step("Step");
         if (rate > 0) sleep_ms(0.5);
     }
-    printf("generated %llu events in %.3f s\n", (unsigned long long)events, (ks_now_ns() - start) / 1e9);
+    printf("generated %llu %s in %.3f s\n", (unsigned long long)events, ops ? "ops" : "events",
+           (ks_now_ns() - start) / 1e9);
+    print_peak_rss();
+    return 0;
+}
+
+static int run_args(int count)
+{
+    uint32_t name = ks_intern("arg");
+    char pad[401];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = 0;
+    char json[512];
+    for (int i = 0; i < count; ++i) {
+        snprintf(json, sizeof json, "{\"i\": %d, \"pad\": \"%s\"}", i, pad);
+        ks_range_push_args(name, json);
+        ks_range_pop();
+        if (i % 1000 == 999) sleep_ms(1); /* paced: the sender keeps up, no event is dropped */
+    }
+    printf("generated %d ranges\n", count);
     print_peak_rss();
     return 0;
 }
@@ -131,7 +174,7 @@ static int run_slow(void)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: c_stream ranges|latency|flood|slow ...\n");
+        fprintf(stderr, "usage: c_stream ranges|latency|oplatency|flood|opflood|args|slow ...\n");
         return 2;
     }
     if (ks_stream_to(NULL, "{\"program\": \"c_stream\"}") != 0) {
@@ -144,8 +187,14 @@ int main(int argc, char** argv)
         rc = run_ranges(argc > 2 ? atoi(argv[2]) : 5);
     else if (!strcmp(argv[1], "latency"))
         rc = run_latency(argc > 2 ? atoi(argv[2]) : 100, argc > 3 ? atof(argv[3]) : 10);
+    else if (!strcmp(argv[1], "oplatency"))
+        rc = run_oplatency(argc > 2 ? atoi(argv[2]) : 300, argc > 3 ? atof(argv[3]) : 10);
     else if (!strcmp(argv[1], "flood"))
-        rc = run_flood(argc > 2 ? atof(argv[2]) : 3, argc > 3 ? atof(argv[3]) : 0);
+        rc = run_flood(argc > 2 ? atof(argv[2]) : 3, argc > 3 ? atof(argv[3]) : 0, 0);
+    else if (!strcmp(argv[1], "opflood"))
+        rc = run_flood(argc > 2 ? atof(argv[2]) : 3, argc > 3 ? atof(argv[3]) : 0, 1);
+    else if (!strcmp(argv[1], "args"))
+        rc = run_args(argc > 2 ? atoi(argv[2]) : 1000);
     else if (!strcmp(argv[1], "slow"))
         rc = run_slow();
     else {

@@ -143,6 +143,39 @@ private slots:
         QVERIFY(md.baseTimeNs.has_value());
     }
 
+    // Args refused at the payload store's cap are said in the window's metadata and status, with
+    // the count of this window only.
+    void argsOverTheCapAreCountedInTheWindow()
+    {
+        Recorder& rec = Recorder::instance();
+        const uint64_t savedCap = rec.payloadCap();
+        Profiler prof(ProfilerOptions{});
+        {
+            ProfileScope scope(prof);
+            rec.setPayloadCap(rec.payloadStats().bytes);
+            for (int i = 0; i < 3; ++i)
+                rangeBegin(internName("op"),
+                           rec.addPayload("{\"argsOverTheCap\": " + std::to_string(i) + "}"));
+            rec.setPayloadCap(savedCap);
+            for (int i = 0; i < 3; ++i)
+                rangeEnd();
+        }
+        QVERIFY(prof.trace());
+        const std::string* dropped = prof.trace()->metadata().find("kinetoscope_args_dropped");
+        QVERIFY(dropped);
+        QCOMPARE(*dropped, std::string("3"));
+        bool said = false;
+        for (const std::string& line : prof.status())
+            said = said || line.find("args of 3 events were not kept") != std::string::npos;
+        QVERIFY(said);
+        Profiler clean(ProfilerOptions{});
+        {
+            ProfileScope scope(clean);
+            KS_RANGE("fine");
+        }
+        QVERIFY(!clean.trace()->metadata().find("kinetoscope_args_dropped"));
+    }
+
     void tensorboardHandlerNamesFilesLikeTorch()
     {
         QTemporaryDir dir;

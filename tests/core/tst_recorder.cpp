@@ -4,6 +4,7 @@
 #include "core/record/windowbuilder.h"
 
 #include <QTest>
+#include <malloc.h>
 #include <thread>
 
 using namespace ks;
@@ -228,6 +229,68 @@ private slots:
         const ArgValue dims = t->args().get(s.args(0), "Input Dims");
         QCOMPARE(dims.type, ArgType::Json);
         QCOMPARE(dims.text, std::string_view("[[2, 3], []]"));
+    }
+
+    // A caller that stores the same args per event (no id cache) gets one id and one stored copy.
+    void identicalPayloadsShareOneId()
+    {
+        Recorder& rec = Recorder::instance();
+        const std::string text = R"({"Input Dims": [[7, 7]], "identicalPayloadsShareOneId": 1})";
+        const uint64_t first = rec.addPayload(text);
+        const Recorder::PayloadStats before = rec.payloadStats();
+        for (int i = 0; i < 1000; ++i)
+            QCOMPARE(rec.addPayload(text), first);
+        const Recorder::PayloadStats after = rec.payloadStats();
+        QCOMPARE(after.stored, before.stored);
+        QCOMPARE(after.bytes, before.bytes);
+        QCOMPARE(after.deduplicated, before.deduplicated + 1000);
+        QCOMPARE(rec.payload(first), text);
+        QVERIFY(rec.addPayload(text + " ") != first);
+    }
+
+    // A hostile caller adding a new payload per event: the store stops at its cap, counts what it
+    // refused (id 0: the event keeps no args), and the process's heap does not grow past the cap.
+    void distinctPayloadsStopAtTheCapAndAreCounted()
+    {
+        Recorder& rec = Recorder::instance();
+        const uint64_t savedCap = rec.payloadCap();
+        const Recorder::PayloadStats before = rec.payloadStats();
+        const uint64_t room = 1 << 20;
+        rec.setPayloadCap(before.bytes + room);
+        const size_t heapBefore = mallinfo2().uordblks;
+        const std::string pad(200, 'x');
+        const int attempts = 100000; // ~20 MiB of distinct texts, 20x the room
+        int kept = 0;
+        uint64_t lastKept = 0;
+        for (int i = 0; i < attempts; ++i) {
+            const uint64_t id =
+                rec.addPayload("{\"i\": " + std::to_string(i) + ", \"pad\": \"" + pad + "\"}");
+            if (id != 0) {
+                ++kept;
+                lastKept = id;
+            }
+        }
+        const size_t heapAfter = mallinfo2().uordblks;
+        const Recorder::PayloadStats after = rec.payloadStats();
+        rec.setPayloadCap(savedCap);
+        QVERIFY(kept > 0);
+        QVERIFY(kept < attempts / 10);
+        QVERIFY(after.bytes <= before.bytes + room);
+        QCOMPARE(after.stored - before.stored, uint64_t(kept));
+        QCOMPARE(after.dropped - before.dropped, uint64_t(attempts - kept));
+        QVERIFY(rec.payload(lastKept).find("\"pad\"") != std::string::npos);
+        // Generous: the cap counts texts plus an estimate of their overhead; 20 MiB would show.
+        QVERIFY2(heapAfter < heapBefore + 4 * room, std::to_string(heapAfter - heapBefore).c_str());
+        // A refused payload is an event without args, never a failed event.
+        auto t = capture([&] {
+            rec.setPayloadCap(rec.payloadStats().bytes);
+            const uint64_t refused = rec.addPayload(R"({"refused": true})");
+            rec.setPayloadCap(savedCap);
+            QCOMPARE(refused, uint64_t(0));
+            Range r(internName("argless"), refused);
+        });
+        QCOMPARE(t->track(TrackId(0)).slices.size(), size_t(1));
+        QCOMPARE(t->args().get(t->track(TrackId(0)).slices.args(0), "refused").type, ArgType::Null);
     }
 
     // The torch observer's ops: category cpu_op and Kineto's autograd args, so that forward/backward

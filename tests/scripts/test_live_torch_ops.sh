@@ -1,7 +1,8 @@
 #!/bin/sh
 # Native live mode with the torch observer: `kinetoscope record -- python3 train_mlp.py` (an
-# unmodified script) must stream every aten op and autograd function as it runs, inside the
-# module ranges, with input shapes and allocations when those are captured.
+# unmodified script, default capture) must stream every aten op and autograd function as it runs,
+# inside the module ranges, with allocations and the memory categories' marks (memory is captured by
+# default); with --capture cpu,shapes input shapes and no allocations.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
 PY=/usr/bin/python3
@@ -17,7 +18,7 @@ steps=6
 "$KS_BIN" record -o "$work/ops.pt.trace.json" -- "$PY" "$data/train_mlp.py" $steps >"$work/ops.out" 2>"$work/ops.err" ||
     fail "record: $(cat "$work/ops.err")"
 grep -q "aten ops recorded by" "$work/ops.err" || fail "observer not loaded: $(cat "$work/ops.err")"
-"$KS_BIN" record --capture cpu,shapes,memory -o "$work/shapes.pt.trace.json" -- "$PY" "$data/train_mlp.py" $steps \
+"$KS_BIN" record --capture cpu,shapes -o "$work/shapes.pt.trace.json" -- "$PY" "$data/train_mlp.py" $steps \
     >"$work/shapes.out" 2>"$work/shapes.err" || fail "record with shapes: $(cat "$work/shapes.err")"
 
 "$PY" - "$work/ops.pt.trace.json" "$work/shapes.pt.trace.json" $steps <<'PY'
@@ -25,6 +26,7 @@ import collections, json, sys
 steps = int(sys.argv[3])
 def load(path):
     ev = json.load(open(path))["traceEvents"]
+    load.marks = [e for e in ev if e.get("name") == "[memory category]"]
     return [e for e in ev if e.get("ph") == "X"], [e for e in ev if e.get("name") == "[memory]"]
 errors = []
 def check(ok, msg):
@@ -44,15 +46,17 @@ check(all(m.get("cat") == "python_function" for m in modules), "module ranges no
 inside = sum(1 for e in ops if e["name"] == "aten::linear" and any(
     m["tid"] == e["tid"] and m["ts"] <= e["ts"] and e["ts"] + e["dur"] <= m["ts"] + m["dur"] for m in modules))
 check(inside == 2 * steps, f"{inside} of {counts['aten::linear']} aten::linear inside a Linear module range")
-check(not mem, "allocations recorded without memory capture")
+check(len(mem) > 10 * steps, f"{len(mem)} memory events with the default capture")
+cats = {m.get("args", {}).get("Category") for m in load.marks}
+check({"PARAMETER", "GRADIENT", "OPTIMIZER_STATE", "INPUT"} <= cats, f"memory category marks {sorted(map(str, cats))}")
 
 ops, mem = load(sys.argv[2])
 addmm = [e for e in ops if e["name"] == "aten::addmm"]
 check(addmm and all(e.get("args", {}).get("Input Dims") for e in addmm), "aten::addmm without Input Dims")
 check(any(e["args"]["Input Dims"][1] == [32, 64] for e in addmm), "no addmm with the [32, 64] batch")
-check(len(mem) > 10 * steps, f"{len(mem)} memory events with memory capture")
+check(not mem, "allocations recorded without memory capture")
 if errors:
     print("\n".join(errors))
     sys.exit(1)
-print(f"live torch ops: {sum(counts.values())} ops, {len(mem)} memory events")
+print(f"live torch ops: {sum(counts.values())} ops")
 PY

@@ -3,6 +3,7 @@
 // the errors a user can make. Screenshots of the window mid-run and at the end go to
 // $KS_SCREENSHOT_DIR (or the build tree) for a look.
 
+#include "core/analysis/memory/memorytimeline.h"
 #include "ui/document/tracedocument.h"
 #include "ui/live/consolepane.h"
 #include "ui/live/livecontroller.h"
@@ -15,6 +16,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <set>
 #include <unistd.h>
 
 using namespace ks;
@@ -106,6 +108,18 @@ private slots:
         QVERIFY(panel->droppedText().isEmpty());
         // The step ruler of the timeline has every step.
         QCOMPARE(tl->renderer().ruler().steps().size(), size_t(40));
+        // The default capture records memory, and the Memory view's categories come from the
+        // tensors (rule R1): parameters, gradients and Adam's state are marked by the bootstrap.
+        const MemoryTimeline mem = MemoryTimeline::build(t);
+        QVERIFY(!mem.devices().empty());
+        std::set<MemoryCategory> recorded;
+        for (const MemoryAllocation& a : mem.devices().front().allocations)
+            if (a.rule == MemoryRule::Recorded) recorded.insert(a.category);
+        for (MemoryCategory c : {MemoryCategory::Parameter, MemoryCategory::Gradient,
+                                 MemoryCategory::OptimizerState, MemoryCategory::Input})
+            QVERIFY2(recorded.count(c), memoryCategoryLabel(c).data());
+        // Autograd links: fwdbwd arrows from forward ops to their backward functions.
+        QVERIFY(t.flows().size() > 0);
         QTest::qWait(100);
         QVERIFY(w->grab().save(screenshotPath("live-ended.png")));
 

@@ -74,8 +74,9 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
     m_shapes = new QCheckBox(QStringLiteral("Shapes"), this);
     m_memory = new QCheckBox(QStringLiteral("Memory"), this);
     m_stack = new QCheckBox(QStringLiteral("Stacks"), this);
-    m_memory->setToolTip(QStringLiteral("Memory and stacks come from torch.profiler windows"));
-    m_stack->setToolTip(m_memory->toolTip());
+    m_memory->setToolTip(QStringLiteral("Allocations, with parameters, gradients, optimizer state and inputs "
+                                        "marked for the memory categories"));
+    m_stack->setToolTip(QStringLiteral("Stacks come from torch.profiler windows"));
     auto* captures = new QWidget(this);
     auto* ch = new QHBoxLayout(captures);
     ch->setContentsMargins(0, 0, 0, 0);
@@ -147,7 +148,7 @@ void LaunchDialog::updateModeWidgets()
 {
     const bool windows = m_mode->currentIndex() == 1;
     m_scheduleRow->setEnabled(windows);
-    m_memory->setEnabled(windows);
+    // Native mode records allocations through the torch observer too; stacks need torch.profiler.
     m_stack->setEnabled(windows);
 }
 
@@ -231,7 +232,7 @@ void LaunchDialog::load()
     m_cuda->setChecked(s.value(QStringLiteral("cuda"), false).toBool());
     m_xpu->setChecked(s.value(QStringLiteral("xpu"), false).toBool());
     m_shapes->setChecked(s.value(QStringLiteral("shapes"), false).toBool());
-    m_memory->setChecked(s.value(QStringLiteral("memory"), false).toBool());
+    m_memory->setChecked(s.value(QStringLiteral("memory"), true).toBool());
     m_stack->setChecked(s.value(QStringLiteral("stack"), false).toBool());
     m_wait->setValue(s.value(QStringLiteral("wait"), 1).toInt());
     m_warmup->setValue(s.value(QStringLiteral("warmup"), 1).toInt());

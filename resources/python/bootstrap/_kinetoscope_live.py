@@ -14,7 +14,9 @@ with two optimizers, or an optimizer and a profiler, counts one step per iterati
 Capture modes (KINETOSCOPE_CAPTURE, JSON):
   native   steps, nn.Module forward and Optimizer.step ranges, every aten op, autograd function and
            record_function range recorded by libkinetoscope_torch.so (the torch observer, loaded
-           when the script imports torch; with shapes/memory also input shapes and allocations),
+           when the script imports torch; with shapes/memory also input shapes and allocations;
+           with memory also the parameters, gradients, optimizer state and inputs marked for the
+           memory categories, as kinetoscope.profile(profile_memory=True) marks them),
            and with CUDA the autograd ops as NVTX ranges (emit_nvtx) for the injection library
   windows  torch.profiler with the chosen schedule, driven by the steps; each finished window is
            exported to a file the viewer merges (CPU ops, shapes, memory, stacks per window)
@@ -51,6 +53,9 @@ def _declare(lib):
         "ks_range_push": (None, [c.c_uint32]),
         "ks_range_pop": (None, []),
         "ks_python_push": (None, [c.c_uint32]),
+        "ks_payload": (c.c_uint64, [c.c_char_p]),
+        "ks_mark_payload": (None, [c.c_uint32, c.c_uint64]),
+        "ks_recording": (c.c_int, []),
         "ks_now_ns": (c.c_int64, []),
         "ks_set_thread_name": (None, [c.c_char_p]),
     }
@@ -272,6 +277,7 @@ class _Live:
         self.nvtx = None
         self.observer = None
         self.observer_options = None
+        self.tagger = None
         self.optimizers_seen = False
         self.names = {}
         self.tls = threading.local()
@@ -303,6 +309,7 @@ class _Live:
         n = self.lib.ks_stream_step(requester.encode())
         if n > self.global_step:
             self.global_step = n
+            self._tag_state()
             if self.windows is not None:
                 try:
                     self.windows.advance()
@@ -311,6 +318,9 @@ class _Live:
 
     def on_optimizer(self, opt):
         self.lib.ks_stream_step_origin()
+        if self.tagger is not None:
+            self.tagger.add_optimizer(opt)
+            self._tag_state()
         if not self.optimizers_seen:
             self.optimizers_seen = True
             if self.mode == "windows" and self.windows is None and not self.in_child:
@@ -398,6 +408,33 @@ class _Live:
         profile.step = step
         profile.start = start
 
+    def hook_autograd_profiler_module(self, module):
+        """torch's own profiler needs the thread's profiler slot, where the observer's memory
+        reporter sits: native memory capture hands it over when the script starts one."""
+        profile = getattr(module, "profile", None)
+        orig = getattr(profile, "_start_trace", None)
+        if orig is None:
+            return
+        live = self
+
+        @functools.wraps(orig)
+        def _start_trace(self, *args, **kwargs):
+            live.yield_memory()
+            return orig(self, *args, **kwargs)
+
+        profile._start_trace = _start_trace
+
+    def yield_memory(self):
+        options = self.observer_options
+        if self.observer is None or not options or not options.get("profile_memory"):
+            return
+        options = dict(options, profile_memory=False)
+        self.observer.kstorch_enable(json.dumps(options).encode())
+        self.observer_options = options
+        self.tagger = None
+        self.log(1, "the script runs torch's profiler itself: allocations are no longer recorded natively "
+                    "(torch's profiler needs the thread's profiler slot)")
+
     def hook_module_module(self, module):
         if self.mode != "native" or not self.capture.get("cpu", True):
             return
@@ -456,6 +493,8 @@ class _Live:
                 self.log(1, "stack capture needs windows mode (torch.profiler); native mode skips it")
             if self.capture.get("memory") and self.observer is None:
                 self.log(1, "memory capture in native mode needs libkinetoscope_torch.so; skipped")
+            elif self.capture.get("memory"):
+                self._start_tagger(torch)
             if self.capture.get("cuda") and cuda:
                 try:
                     from torch.autograd.profiler import emit_nvtx
@@ -511,6 +550,47 @@ class _Live:
             return
         self.log(1, "torch observer not loaded, only module and step ranges: %s" % "; ".join(errors))
 
+    def _start_tagger(self, torch):
+        """Marks parameters, gradients, optimizer state and inputs for the memory categories (rule
+        R1, docs/memory-categories.md) with the package's memorytags.py, loaded from its file: the
+        package itself stays out of the program's imports."""
+        import importlib.util
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        path = os.path.join(os.path.dirname(here), "kinetoscope", "memorytags.py")
+        try:
+            spec = importlib.util.spec_from_file_location("_kinetoscope_memorytags", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            lib = self.lib
+            name = self.intern(module.MARK_NAME)
+
+            class Sink:
+                recording = staticmethod(lib.ks_recording)
+
+                @staticmethod
+                def payload(text):
+                    return lib.ks_payload(text.encode("utf-8"))
+
+                @staticmethod
+                def mark(payload):
+                    lib.ks_mark_payload(name, payload)
+
+            self.tagger = module.MemoryTagger(Sink(), torch)
+            self.tagger.attach()
+        except Exception as e:
+            self.tagger = None
+            self.log(1, "memory categories: tensors are not marked (%s: %s: %s)" % (path, type(e).__name__, e))
+
+    def _tag_state(self):
+        if self.tagger is None:
+            return
+        try:
+            self.tagger.tag_state()
+        except Exception as e:
+            self.tagger = None
+            self.log(1, "memory categories: marking stopped: %s: %s" % (type(e).__name__, e))
+
     # --- process life -----------------------------------------------------------------------
     def after_fork(self):
         self.in_child = True
@@ -523,6 +603,7 @@ class _Live:
             sys.stderr.write("kinetoscope: %s\n" % self.error())
 
     def finish(self):
+        self._tag_state()
         if self.windows is not None:
             self.windows.stop()
         if self.nvtx is not None:
@@ -556,10 +637,12 @@ def start(chained=None):
         "torch.optim.optimizer": live.hook_optimizer_module,
         "torch.profiler.profiler": live.hook_profiler_module,
         "torch.nn.modules.module": live.hook_module_module,
+        "torch.autograd.profiler": live.hook_autograd_profiler_module,
     }
     # Modules a chained sitecustomize already imported are hooked now, the rest when imported
     # (children before torch itself, which imports them).
-    for name in ("torch.optim.optimizer", "torch.profiler.profiler", "torch.nn.modules.module", "torch"):
+    for name in ("torch.optim.optimizer", "torch.profiler.profiler", "torch.nn.modules.module",
+                 "torch.autograd.profiler", "torch"):
         if name in sys.modules:
             hooks.pop(name)(sys.modules[name])
     # Before the finder goes in: a find_spec through it would use up the hook on a spec nobody loads.

@@ -15,15 +15,16 @@ module looks at the live objects instead and records what it knows as "[memory c
 The memory timeline gives a block the category of a mark made at its address while it was alive.
 Modules and optimizers are found once per window start among the objects the garbage collector
 tracks, and by the module hook for modules created later.
+
+The live bootstrap (resources/python/bootstrap/_kinetoscope_live.py) loads this file on its own,
+without the package, and hands MemoryTagger a sink of its own: so nothing here may import the
+package at module level.
 """
 import gc
 import json
 import threading
 import warnings
 import weakref
-
-from ._lib import lib
-from .ranges import intern
 
 MARK_NAME = "[memory category]"
 _DEVICE_TYPES = {"cpu": 0, "cuda": 1, "xpu": 12, "mps": 13, "hpu": 15, "privateuseone": 19}
@@ -47,14 +48,36 @@ def _storage(t):
     return addr, int(size), kind, -1 if kind == 0 else (dev.index or 0)
 
 
-class MemoryTagger:
+class _PackageSink:
+    """Marks through the kinetoscope package's libkinetoscope."""
+
     def __init__(self):
-        import torch
+        from ._lib import lib
+        from .ranges import intern
+        self._lib = lib
+        self._name = intern(MARK_NAME)
+
+    def recording(self):
+        return self._lib.ks_recording()
+
+    def payload(self, text):
+        return self._lib.ks_payload(text.encode("utf-8"))
+
+    def mark(self, payload):
+        self._lib.ks_mark_payload(self._name, payload)
+
+
+class MemoryTagger:
+    """sink: recording(), payload(json text) -> id, mark(id); the package's library by default."""
+
+    def __init__(self, sink=None, torch=None):
+        if torch is None:
+            import torch
         self._torch = torch
         self._modules = weakref.WeakSet()
         self._optimizers = weakref.WeakSet()
         self._payloads = {}
-        self._name = intern(MARK_NAME)
+        self._sink = sink if sink is not None else _PackageSink()
         self._hooks = []
         self._local = threading.local()
 
@@ -69,11 +92,19 @@ class MemoryTagger:
                     self._modules.add(o)
                 elif isinstance(o, optim.Optimizer):
                     self._optimizers.add(o)
+        self.attach()
+        self.tag_state()
+
+    def attach(self):
+        """Hooks module calls: modules are found, and top-level calls mark their inputs."""
         if not self._hooks:
-            from torch.nn.modules import module as m
+            m = self._torch.nn.modules.module
             self._hooks = [m.register_module_forward_pre_hook(self._pre_forward),
                            m.register_module_forward_hook(self._post_forward)]
-        self.tag_state()
+
+    def add_optimizer(self, optimizer):
+        """An optimizer built after start(): its parameters and state are marked from now on."""
+        self._optimizers.add(optimizer)
 
     def stop(self):
         self.tag_state()
@@ -156,7 +187,7 @@ class MemoryTagger:
 
     # Recording -----------------------------------------------------------------------------------
     def _mark(self, groups):
-        if not groups or not lib.ks_recording():
+        if not groups or not self._sink.recording():
             return
         for (category, kind, index), (addrs, sizes) in sorted(groups.items()):
             text = json.dumps({"Category": category, "Device Type": kind, "Device Id": index,
@@ -165,6 +196,7 @@ class MemoryTagger:
             if payload is None:
                 if len(self._payloads) >= _MAX_PAYLOADS:
                     self._payloads.clear()
-                payload = lib.ks_payload(text.encode("utf-8"))
+                payload = self._sink.payload(text)
                 self._payloads[text] = payload
-            lib.ks_mark_payload(self._name, payload)
+            if payload:
+                self._sink.mark(payload)
