@@ -91,6 +91,26 @@ void freeMedium(void* p, size_t bytes)
     if (p) ::munmap(p, roundUp(bytes, 4096));
 }
 
+void* allocateSparse(size_t bytes)
+{
+#ifdef KS_BLOCKS_FROM_MALLOC
+    return allocateLarge(bytes);
+#endif
+    void* p = ::mmap(nullptr, roundUp(bytes ? bytes : 1, 4096), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+}
+
+void freeSparse(void* p, size_t bytes)
+{
+#ifdef KS_BLOCKS_FROM_MALLOC
+    freeLarge(p, bytes);
+    return;
+#endif
+    if (p) ::munmap(p, roundUp(bytes ? bytes : 1, 4096));
+}
+
 void releaseBlockTail(void* p, size_t bytes, size_t usedBytes)
 {
 #ifdef KS_BLOCKS_FROM_MALLOC

@@ -21,6 +21,12 @@ void freeLarge(void* p, size_t bytes);
 void* allocateMedium(size_t bytes);
 void freeMedium(void* p, size_t bytes);
 
+// Sparse blocks: address space for an array of which only some ranges are ever written; pages are
+// faulted in one 4 KiB page at a time on first touch, no huge pages, so the untouched ranges cost
+// no memory.
+void* allocateSparse(size_t bytes);
+void freeSparse(void* p, size_t bytes);
+
 // Below kMediumAllocationMin ordinary malloc is the better deal.
 constexpr size_t kMediumAllocationMin = size_t(64) << 10;
 constexpr size_t kLargeAllocationMin = size_t(1) << 20;
