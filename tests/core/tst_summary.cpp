@@ -578,11 +578,11 @@ private slots:
 
     void listMergeVisitsSubsetsInListOrder()
     {
-        // mergeEventLists over any subsets of the lanes' events visits them in the order in which
-        // mergeLanes visits all events.
+        // mergeStagedLists over any subsets of the lanes' events visits them in the order in which
+        // mergeLanes visits all events. Lists of up to 700 events, so blocks are staged again.
         std::string events;
         for (int t = 1; t <= 4; ++t)
-            for (int i = 0; i < 40; ++i) {
+            for (int i = 0; i < 700; ++i) {
                 if (!events.empty()) events += ',';
                 // Threads 1 and 2 run the same times, so lane order breaks the ties.
                 const double ts = t <= 2 ? 10.0 * i : 10.0 * i + 0.37 * t * (i % 3);
@@ -608,8 +608,16 @@ private slots:
             }
             std::vector<std::span<const uint32_t>> spans(kept.begin(), kept.end());
             std::vector<uint32_t> visited, want;
-            mergeEventLists(
-                *list, spans, [&visited](uint32_t g) { visited.push_back(g); }, [](uint32_t) {});
+            struct Rec {
+                TimeNs start, end;
+                uint32_t g;
+            };
+            mergeStagedLists<Rec>(
+                spans,
+                [&list](uint32_t g, Rec& r) {
+                    r = Rec{list->start[g], list->end[g], g};
+                },
+                [&visited](const Rec& r) { visited.push_back(r.g); });
             for (uint32_t g : all)
                 if (g % modulus == 0) want.push_back(g);
             QCOMPARE(visited, want);

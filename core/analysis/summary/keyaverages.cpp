@@ -49,65 +49,81 @@ public:
           m_hasMemory(list.hasMemoryColumns()), m_hasFlops(list.flops.allocated())
     {}
 
-    // What add(g) reads.
-    void prefetch(uint32_t g) const
+    // What add(g) reads of one event, copied out for mergeStagedLists().
+    struct Staged {
+        TimeNs start;
+        TimeNs end;
+        double elapsed;
+        double selfCpu;
+        double device;
+        double selfDevice;
+        int64_t flops;
+        uint32_t g;
+        uint32_t memorySlot;
+        uint32_t nameKey;
+        uint8_t flags;
+    };
+    void stage(uint32_t g, Staged& r) const
     {
         const FunctionEventList& l = m_list;
-        __builtin_prefetch(&l.flags[g]);
-        __builtin_prefetch(&l.nameKey[g]);
-        __builtin_prefetch(&l.start[g]);
-        __builtin_prefetch(&l.end[g]);
-        __builtin_prefetch(&l.selfCpuUs[g]);
+        r.start = l.start[g];
+        r.end = l.end[g];
+        r.elapsed = l.elapsedUs(g);
+        r.g = g;
+        r.nameKey = l.nameKey[g];
+        r.flags = l.flags[g];
+        if (r.flags & FunctionEventList::kDeviceType) return;
+        r.selfCpu = l.selfCpuUs[g];
         if (m_hasDevice) {
-            __builtin_prefetch(&l.deviceUs[g]);
-            __builtin_prefetch(&l.selfDeviceUs[g]);
+            r.device = l.deviceUs[g];
+            r.selfDevice = l.selfDeviceUs[g];
         }
-        if (m_hasMemory) __builtin_prefetch(&l.memorySlot[g]);
-        if (m_hasFlops) __builtin_prefetch(&l.flops[g]);
+        if (m_hasMemory) r.memorySlot = l.memorySlot[g];
+        if (m_hasFlops) r.flops = l.flops[g];
     }
-
-    [[gnu::always_inline]] void add(uint32_t g)
+    [[gnu::always_inline]] void add(const Staged& r)
     {
         const FunctionEventList& l = m_list;
-        Accumulator& a = groupOf(g);
+        Accumulator& a = groupOf(r.g, r.nameKey, r.flags);
         ++a.count;
-        const uint8_t f = l.flags[g];
-        if (f & FunctionEventList::kDeviceType) {
+        if (r.flags & FunctionEventList::kDeviceType) {
             // No CPU time; its own duration is its device total and self time.
-            const double d = l.elapsedUs(g);
             a.cpuTotal += 0.0;
             a.selfCpu += 0.0;
-            a.deviceTotal += d;
-            a.selfDevice += d;
+            a.deviceTotal += r.elapsed;
+            a.selfDevice += r.elapsed;
             return;
         }
-        a.cpuTotal += l.elapsedUs(g);
-        a.selfCpu += l.selfCpuUs[g];
+        a.cpuTotal += r.elapsed;
+        a.selfCpu += r.selfCpu;
         if (m_hasDevice) {
-            a.deviceTotal += l.deviceUs[g];
-            a.selfDevice += l.selfDeviceUs[g];
+            a.deviceTotal += r.device;
+            a.selfDevice += r.selfDevice;
         }
-        if (m_hasMemory) {
-            // Integer sums: the events without a slot, which add 0, can be left out.
-            const uint32_t slot = l.memorySlot[g];
-            if (slot != FunctionEventList::kNoMemory) {
-                const FunctionEventList::MemoryUsage& m = l.memoryUsage[slot];
-                a.cpuMem += m.cpu;
-                a.selfCpuMem += m.selfCpu;
-                a.deviceMem += m.device;
-                a.selfDeviceMem += m.selfDevice;
-            }
+        if (m_hasMemory && r.memorySlot != FunctionEventList::kNoMemory) {
+            const FunctionEventList::MemoryUsage& m = l.memoryUsage[r.memorySlot];
+            a.cpuMem += m.cpu;
+            a.selfCpuMem += m.selfCpu;
+            a.deviceMem += m.device;
+            a.selfDeviceMem += m.selfDevice;
         }
-        if (m_hasFlops) a.flops += l.flops[g];
+        if (m_hasFlops) a.flops += r.flops;
+    }
+
+    void add(uint32_t g)
+    {
+        Staged r{};
+        stage(g, r);
+        add(r);
     }
 
     std::vector<Accumulator>& groups() { return m_groups; }
 
 private:
-    [[gnu::always_inline]] Accumulator& groupOf(uint32_t g)
+    [[gnu::always_inline]] Accumulator& groupOf(uint32_t g, uint32_t nameKey, uint8_t flags)
     {
         const FunctionEventList& l = m_list;
-        const uint32_t compact = l.nameKey[g] * 4 + variantOf(l.flags[g]);
+        const uint32_t compact = nameKey * 4 + variantOf(flags);
         uint32_t* slot;
         const uint32_t shape = l.inputShape.allocated() ? l.inputShape[g] : 0;
         const uint32_t stack = m_stacks && g < m_stacks->size() ? (*m_stacks)[g] : 0;
@@ -121,10 +137,10 @@ private:
             *slot = uint32_t(m_groups.size());
             Accumulator a;
             a.first = g;
-            a.nameKey = l.nameKey[g];
+            a.nameKey = nameKey;
             a.shape = shape;
             a.stack = stack;
-            a.flags = l.flags[g];
+            a.flags = flags;
             m_groups.push_back(a);
         }
         return m_groups[*slot];
@@ -287,8 +303,9 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
             const std::vector<uint32_t>& begin = partBegin[lane];
             lists.emplace_back(filed.data() + begin[job.part], begin[job.part + 1] - begin[job.part]);
         }
-        mergeEventLists(
-            l, lists, [&task](uint32_t g) { task.add(g); }, [&task](uint32_t g) { task.prefetch(g); });
+        mergeStagedLists<GroupTask::Staged>(
+            lists, [&task](uint32_t g, GroupTask::Staged& r) { task.stage(g, r); },
+            [&task](const GroupTask::Staged& r) { task.add(r); });
     });
 
     // Groups in order of their first events: key_averages' first-seen order.

@@ -9,65 +9,42 @@
 
 namespace ks {
 
-// torch's list order of a FunctionEventList's events, (start, -end, g), as a comparison of lane
-// heads. Lanes are already sorted and event numbers grow with the lane, so the lane (its rank among
-// the merged lanes, in lane order) breaks ties between lanes the way torch's stable sort keeps its
-// input order.
-//
-// Each head's position folds into one unsigned 128-bit key, so comparing two heads is one
-// comparison: high word start, low word (latest end - end) and the rank. Traces spanning more than
-// 2^47 ns (39 hours) or merging 2^16 lanes or more take the tuple comparison.
-class LaneOrder {
-public:
-    __extension__ typedef unsigned __int128 Key;
-    struct Head {
-        Key key;
-        uint32_t g;
-        uint32_t rank;
-    };
-
-    LaneOrder(const FunctionEventList& l, size_t lanes)
-        : m_l(l), m_base(l.baseNs()), m_last(l.maxEndNs()),
-          m_packed(lanes < (1u << 16) && m_last - m_base < (TimeNs(1) << 47))
-    {}
-
-    void place(Head& h, uint32_t g) const
-    {
-        h.g = g;
-        if (!m_packed) return;
-        const uint64_t hi = uint64_t(m_l.start[g] - m_base);
-        const uint64_t lo = (uint64_t(m_last - m_l.end[g]) << 16) | h.rank;
-        h.key = (Key(hi) << 64) | lo;
-    }
-    bool before(const Head& a, const Head& b) const
-    {
-        if (m_packed) return a.key < b.key;
-        const uint32_t x = a.g, y = b.g;
-        if (m_l.start[x] != m_l.start[y]) return m_l.start[x] < m_l.start[y];
-        if (m_l.end[x] != m_l.end[y]) return m_l.end[x] > m_l.end[y];
-        return a.rank < b.rank;
-    }
-
-private:
-    const FunctionEventList& m_l;
-    TimeNs m_base;
-    TimeNs m_last;
-    bool m_packed;
-};
-
 // Visits the events of some lanes of a FunctionEventList in torch's list order, (start, -end, g),
 // calling fn(g) for each event still in the list for which accept(g) holds. A k-way merge over the
-// lanes' heads.
+// lanes' heads; lanes are already sorted, and event numbers grow with the lane, so the lane breaks
+// ties between lanes the way torch's stable sort keeps its input order.
 //
 // Only the relative order of the accepted events matters to callers, so disjoint sets of events
 // (e.g. groups) can be visited by separate calls, in parallel.
 template <typename Accept, typename Fn>
 void mergeLanes(const FunctionEventList& l, const std::vector<uint32_t>& lanes, Accept&& accept, Fn&& fn)
 {
-    struct Head : LaneOrder::Head {
+    // Each head's position folds into one unsigned 128-bit key, so finding the next event is one
+    // comparison per lane: high word start, low word (latest end - end) and the lane's rank. Traces
+    // spanning more than 2^47 ns (39 hours) or with more than 2^16 lanes take the tuple comparison.
+    __extension__ typedef unsigned __int128 Key;
+    struct Head {
+        Key key;
+        uint32_t g;
         uint32_t stop;
+        uint32_t rank;
     };
-    const LaneOrder order(l, lanes.size());
+    const TimeNs base = l.baseNs();
+    const TimeNs last = l.maxEndNs();
+    const bool packed = lanes.size() < (1u << 16) && last - base < (TimeNs(1) << 47);
+    auto keyOf = [&](uint32_t g, uint32_t rank) -> Key {
+        if (!packed) return Key(g);
+        const uint64_t hi = uint64_t(l.start[g] - base);
+        const uint64_t lo = (uint64_t(last - l.end[g]) << 16) | rank;
+        return (Key(hi) << 64) | lo;
+    };
+    auto before = [&](const Head& a, const Head& b) {
+        if (packed) return a.key < b.key;
+        const uint32_t x = a.g, y = b.g;
+        if (l.start[x] != l.start[y]) return l.start[x] < l.start[y];
+        if (l.end[x] != l.end[y]) return l.end[x] > l.end[y];
+        return a.rank < b.rank;
+    };
     auto wanted = [&](uint32_t g) { return !(l.flags[g] & FunctionEventList::kRemoved) && accept(g); };
 
     std::vector<Head> heads;
@@ -77,87 +54,108 @@ void mergeLanes(const FunctionEventList& l, const std::vector<uint32_t>& lanes, 
         while (g < lane.end && !wanted(g))
             ++g;
         if (g < lane.end) {
-            Head h{};
-            h.rank = uint32_t(heads.size());
-            h.stop = lane.end;
-            order.place(h, g);
-            heads.push_back(h);
+            const uint32_t rank = uint32_t(heads.size());
+            heads.push_back(Head{keyOf(g, rank), g, lane.end, rank});
         }
     }
     // Lanes are few (threads and streams), so a scan for the smallest head beats a heap.
     while (!heads.empty()) {
         size_t best = 0;
         for (size_t i = 1; i < heads.size(); ++i)
-            best = order.before(heads[i], heads[best]) ? i : best;
+            best = before(heads[i], heads[best]) ? i : best;
         Head& h = heads[best];
         fn(h.g);
         uint32_t g = h.g + 1;
         while (g < h.stop && !wanted(g))
             ++g;
-        if (g < h.stop)
-            order.place(h, g);
-        else
+        if (g < h.stop) {
+            h.g = g;
+            h.key = keyOf(g, h.rank);
+        } else {
             heads.erase(heads.begin() + std::ptrdiff_t(best));
+        }
     }
 }
 
 // Visits, in torch's list order, the events of some lists, each a subsequence of one lane in lane
-// order (lists in lane order too), calling fn(g) for each. The lists hold only wanted events, so
-// there is no per-event test, and the head that is next keeps going for as long as it stays ahead
-// of the runner-up: threads often run many events in a row before another thread's next one.
+// order (lists in lane order too). Each list is read a block at a time: stage(g, rec) copies what
+// fn needs of event g into a record (Rec has start and end, plus whatever fn reads), and fn(rec)
+// is called for the records in list order. fn then reads records that sit in cache instead of
+// hopping between as many lanes as there are lists, in several columns each (more streams than
+// the hardware prefetcher follows), while staging reads each column of one lane in order.
 //
-// prefetch(g) is called for the event kAhead places further down the list an event is taken from:
-// fn's reads hop between as many lanes as there are lists, in several columns each, more streams
-// than the hardware prefetcher follows.
-template <typename Fn, typename Prefetch>
-void mergeEventLists(const FunctionEventList& l, const std::vector<std::span<const uint32_t>>& lists, Fn&& fn,
-                     Prefetch&& prefetch)
+// The list that is next keeps going for as long as it stays ahead of the runner-up: threads
+// often run many events in a row before another thread's next one.
+template <typename Rec, typename Stage, typename Fn>
+void mergeStagedLists(const std::vector<std::span<const uint32_t>>& lists, Stage&& stage, Fn&& fn)
 {
-    constexpr ptrdiff_t kAhead = 12;
-    struct Head : LaneOrder::Head {
-        const uint32_t* next;
+    // A block of records per list, small enough for all of them to stay in cache.
+    constexpr size_t kBlock = 256;
+    struct Head {
+        const uint32_t* next; // of the list, not yet staged
         const uint32_t* stop;
+        uint32_t rank;
+        uint32_t at = 0; // in the block
+        uint32_t count = 0;
+        std::vector<Rec> block;
+        const Rec& rec() const { return block[at]; }
+        // False when the list is done.
+        bool refill(Stage& stage)
+        {
+            count = uint32_t(std::min<size_t>(block.size(), size_t(stop - next)));
+            for (uint32_t i = 0; i < count; ++i)
+                stage(next[i], block[i]);
+            next += count;
+            at = 0;
+            return count > 0;
+        }
     };
-    const LaneOrder order(l, lists.size());
+    auto before = [](const Rec& a, uint32_t ra, const Rec& b, uint32_t rb) {
+        if (a.start != b.start) return a.start < b.start;
+        if (a.end != b.end) return a.end > b.end;
+        return ra < rb;
+    };
     std::vector<Head> heads;
+    heads.reserve(lists.size());
     for (const std::span<const uint32_t>& list : lists) {
         if (list.empty()) continue;
-        Head h{};
-        h.rank = uint32_t(heads.size());
-        h.next = list.data() + 1;
+        Head& h = heads.emplace_back();
+        h.next = list.data();
         h.stop = list.data() + list.size();
-        order.place(h, list[0]);
-        heads.push_back(h);
+        h.rank = uint32_t(heads.size() - 1);
+        h.block.resize(std::min(kBlock, list.size()));
+        h.refill(stage);
     }
     while (heads.size() > 1) {
-        size_t best = order.before(heads[1], heads[0]) ? 1 : 0;
+        size_t best = before(heads[1].rec(), heads[1].rank, heads[0].rec(), heads[0].rank) ? 1 : 0;
         size_t second = 1 - best;
         for (size_t i = 2; i < heads.size(); ++i) {
-            if (order.before(heads[i], heads[best])) {
+            const Head& h = heads[i];
+            if (before(h.rec(), h.rank, heads[best].rec(), heads[best].rank)) {
                 second = best;
                 best = i;
-            } else if (order.before(heads[i], heads[second])) {
+            } else if (before(h.rec(), h.rank, heads[second].rec(), heads[second].rank)) {
                 second = i;
             }
         }
         Head& h = heads[best];
         const Head& runnerUp = heads[second];
         for (;;) {
-            fn(h.g);
-            if (h.next == h.stop) {
+            fn(h.rec());
+            if (++h.at == h.count && !h.refill(stage)) {
                 heads.erase(heads.begin() + std::ptrdiff_t(best));
                 break;
             }
-            if (h.stop - h.next > kAhead) prefetch(h.next[kAhead]);
-            order.place(h, *h.next++);
-            if (!order.before(h, runnerUp)) break;
+            if (!before(h.rec(), h.rank, runnerUp.rec(), runnerUp.rank)) break;
         }
     }
     if (heads.empty()) return;
     // One list left: the rest of it in order.
-    fn(heads[0].g);
-    for (const uint32_t* p = heads[0].next; p != heads[0].stop; ++p)
-        fn(*p);
+    Head& last = heads[0];
+    do {
+        for (; last.at < last.count; ++last.at)
+            fn(last.rec());
+    } while (last.refill(stage));
 }
 
 } // namespace ks
