@@ -169,7 +169,7 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
         m_list->m_attributed = linker.attributed();
     }
     // The linker's inputs and outputs are spent; free them before the trees and the caller's
-    // aggregation allocate theirs (24 B per event).
+    // aggregation allocate theirs (21 B per event).
     m_deviceExternalId.release();
     m_deviceCorrelation.release();
     m_deviceOp.release();
