@@ -613,7 +613,7 @@ private slots:
                 uint32_t g;
             };
             mergeStagedLists<Rec>(
-                spans,
+                *list, spans,
                 [&list](uint32_t g, Rec& r) {
                     r = Rec{list->start[g], list->end[g], g};
                 },

@@ -304,7 +304,7 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
             lists.emplace_back(filed.data() + begin[job.part], begin[job.part + 1] - begin[job.part]);
         }
         mergeStagedLists<GroupTask::Staged>(
-            lists, [&task](uint32_t g, GroupTask::Staged& r) { task.stage(g, r); },
+            l, lists, [&task](uint32_t g, GroupTask::Staged& r) { task.stage(g, r); },
             [&task](const GroupTask::Staged& r) { task.add(r); });
     });
 

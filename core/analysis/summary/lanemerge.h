@@ -87,16 +87,23 @@ void mergeLanes(const FunctionEventList& l, const std::vector<uint32_t>& lanes, 
 // The list that is next keeps going for as long as it stays ahead of the runner-up: threads
 // often run many events in a row before another thread's next one.
 template <typename Rec, typename Stage, typename Fn>
-void mergeStagedLists(const std::vector<std::span<const uint32_t>>& lists, Stage&& stage, Fn&& fn)
+void mergeStagedLists(const FunctionEventList& l, const std::vector<std::span<const uint32_t>>& lists,
+                      Stage&& stage, Fn&& fn)
 {
     // A block of records per list, small enough for all of them to stay in cache.
     constexpr size_t kBlock = 256;
+    // The heads' positions fold into 128-bit keys as in mergeLanes(), else the tuple comparison.
+    __extension__ typedef unsigned __int128 Key;
+    const TimeNs base = l.baseNs();
+    const TimeNs last = l.maxEndNs();
+    const bool packed = lists.size() < (1u << 16) && last - base < (TimeNs(1) << 47);
     struct Head {
         const uint32_t* next; // of the list, not yet staged
         const uint32_t* stop;
         uint32_t rank;
         uint32_t at = 0; // in the block
         uint32_t count = 0;
+        Key key = 0; // of rec(), when packed
         std::vector<Rec> block;
         const Rec& rec() const { return block[at]; }
         // False when the list is done.
@@ -110,10 +117,18 @@ void mergeStagedLists(const std::vector<std::span<const uint32_t>>& lists, Stage
             return count > 0;
         }
     };
-    auto before = [](const Rec& a, uint32_t ra, const Rec& b, uint32_t rb) {
-        if (a.start != b.start) return a.start < b.start;
-        if (a.end != b.end) return a.end > b.end;
-        return ra < rb;
+    auto place = [&](Head& h) {
+        if (!packed) return;
+        const Rec& r = h.rec();
+        h.key = (Key(uint64_t(r.start - base)) << 64) | (uint64_t(last - r.end) << 16) | h.rank;
+    };
+    auto before = [packed](const Head& a, const Head& b) {
+        if (packed) return a.key < b.key;
+        const Rec& x = a.rec();
+        const Rec& y = b.rec();
+        if (x.start != y.start) return x.start < y.start;
+        if (x.end != y.end) return x.end > y.end;
+        return a.rank < b.rank;
     };
     std::vector<Head> heads;
     heads.reserve(lists.size());
@@ -125,16 +140,16 @@ void mergeStagedLists(const std::vector<std::span<const uint32_t>>& lists, Stage
         h.rank = uint32_t(heads.size() - 1);
         h.block.resize(std::min(kBlock, list.size()));
         h.refill(stage);
+        place(h);
     }
     while (heads.size() > 1) {
-        size_t best = before(heads[1].rec(), heads[1].rank, heads[0].rec(), heads[0].rank) ? 1 : 0;
+        size_t best = before(heads[1], heads[0]) ? 1 : 0;
         size_t second = 1 - best;
         for (size_t i = 2; i < heads.size(); ++i) {
-            const Head& h = heads[i];
-            if (before(h.rec(), h.rank, heads[best].rec(), heads[best].rank)) {
+            if (before(heads[i], heads[best])) {
                 second = best;
                 best = i;
-            } else if (before(h.rec(), h.rank, heads[second].rec(), heads[second].rank)) {
+            } else if (before(heads[i], heads[second])) {
                 second = i;
             }
         }
@@ -146,16 +161,17 @@ void mergeStagedLists(const std::vector<std::span<const uint32_t>>& lists, Stage
                 heads.erase(heads.begin() + std::ptrdiff_t(best));
                 break;
             }
-            if (!before(h.rec(), h.rank, runnerUp.rec(), runnerUp.rank)) break;
+            place(h);
+            if (!before(h, runnerUp)) break;
         }
     }
     if (heads.empty()) return;
     // One list left: the rest of it in order.
-    Head& last = heads[0];
+    Head& rest = heads[0];
     do {
-        for (; last.at < last.count; ++last.at)
-            fn(last.rec());
-    } while (last.refill(stage));
+        for (; rest.at < rest.count; ++rest.at)
+            fn(rest.rec());
+    } while (rest.refill(stage));
 }
 
 } // namespace ks
