@@ -55,6 +55,8 @@ void* allocateLarge(size_t bytes, bool populate)
 #ifdef MADV_HUGEPAGE
     const size_t whole = bytes / kHugePage * kHugePage;
     if (whole > 0) ::madvise(p, whole, MADV_HUGEPAGE);
+    // Said outright, for systems that give huge pages to every mapping.
+    if (whole < size) ::madvise(static_cast<char*>(p) + whole, size - whole, MADV_NOHUGEPAGE);
 #endif
     if (populate) ::madvise(p, roundUp(bytes, 4096), MADV_POPULATE_WRITE);
     return p;
@@ -96,9 +98,13 @@ void* allocateSparse(size_t bytes)
 #ifdef KS_BLOCKS_FROM_MALLOC
     return allocateLarge(bytes);
 #endif
-    void* p = ::mmap(nullptr, roundUp(bytes ? bytes : 1, 4096), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    const size_t size = roundUp(bytes ? bytes : 1, 4096);
+    void* p =
+        ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_NOHUGEPAGE
+    ::madvise(p, size, MADV_NOHUGEPAGE);
+#endif
     return p;
 }
 
