@@ -69,17 +69,29 @@ void TraceBuilder::Impl::buildTracks(unsigned threads)
         SliceTrack& st = track.slices;
         TrackStage& stage = stages[id.value];
         const LargeVector<uint32_t> newRow = st.finishStaged();
-        if (!newRow.empty()) {
-            // Rows moved: the links follow them and are put back in row order.
-            LargeVector<PendingLink> links(stage.links.size());
-            for (size_t i = 0; i < links.size(); ++i) {
-                links[i] = stage.links[i];
-                links[i].row = newRow[links[i].row];
+        if (!newRow.empty() && !stage.links.empty()) {
+            // Rows moved: the links follow them, in row order. An index by row (4 B a row) leads
+            // there without two sorted copies of the links (24 B each).
+            stage.linkAt.assign(st.size(), UINT32_MAX);
+            bool unique = true;
+            for (size_t i = 0; i < stage.links.size() && unique; ++i) {
+                uint32_t& at = stage.linkAt[newRow[stage.links[i].row]];
+                unique = at == UINT32_MAX;
+                at = uint32_t(i);
             }
-            sortNearlySorted(links.data(), links.size(),
-                             [](const PendingLink& a, const PendingLink& b) { return a.row < b.row; });
-            stage.links = Column<PendingLink>();
-            stage.links.append(links.data(), links.size());
+            if (!unique) {
+                // A row with two links (not made by the reader today): a stable sort keeps both.
+                LargeVector<uint32_t>().swap(stage.linkAt);
+                LargeVector<PendingLink> links(stage.links.size());
+                for (size_t i = 0; i < links.size(); ++i) {
+                    links[i] = stage.links[i];
+                    links[i].row = newRow[links[i].row];
+                }
+                sortNearlySorted(links.data(), links.size(),
+                                 [](const PendingLink& a, const PendingLink& b) { return a.row < b.row; });
+                stage.links = Column<PendingLink>();
+                stage.links.append(links.data(), links.size());
+            }
         }
         if (track.kind == TrackKind::CpuThread) {
             for (size_t r = 0; r < st.size(); ++r) {
@@ -103,13 +115,30 @@ void TraceBuilder::Impl::buildTracks(unsigned threads)
     std::vector<SliceLinkIds> buffer;
     for (size_t t = 0; t < n; ++t) {
         Column<PendingLink>& links = stages[t].links;
-        links.forEachSpan(0, links.size(), [&](const PendingLink* p, size_t count, size_t) {
+        LargeVector<uint32_t>& linkAt = stages[t].linkAt;
+        if (!linkAt.empty()) {
             buffer.clear();
-            for (size_t i = 0; i < count; ++i)
-                buffer.push_back(SliceLinkIds{SliceRef{TrackId(uint32_t(t)), p[i].row}, p[i].externalId,
-                                              p[i].correlation});
+            for (size_t r = 0; r < linkAt.size(); ++r) {
+                if (linkAt[r] == UINT32_MAX) continue;
+                const PendingLink& p = links[linkAt[r]];
+                buffer.push_back(
+                    SliceLinkIds{SliceRef{TrackId(uint32_t(t)), uint32_t(r)}, p.externalId, p.correlation});
+                if (buffer.size() == 4096) {
+                    trace.linkIds().append(buffer.data(), buffer.size());
+                    buffer.clear();
+                }
+            }
             trace.linkIds().append(buffer.data(), buffer.size());
-        });
+            LargeVector<uint32_t>().swap(linkAt);
+        } else {
+            links.forEachSpan(0, links.size(), [&](const PendingLink* p, size_t count, size_t) {
+                buffer.clear();
+                for (size_t i = 0; i < count; ++i)
+                    buffer.push_back(SliceLinkIds{SliceRef{TrackId(uint32_t(t)), p[i].row}, p[i].externalId,
+                                                  p[i].correlation});
+                trace.linkIds().append(buffer.data(), buffer.size());
+            });
+        }
         links = Column<PendingLink>();
     }
     std::vector<Step> allSteps;

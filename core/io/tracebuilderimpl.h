@@ -28,6 +28,9 @@ struct PendingLink {
 
 struct TrackStage {
     Column<PendingLink> links;
+    // When finishing moved the rows: per final row, the index of its link in links (rows have one
+    // link at most), or UINT32_MAX; the links keep their staged rows.
+    LargeVector<uint32_t> linkAt;
     LargeVector<std::pair<uint64_t, InstantEvent>> instants; // (arrival, event)
 };
 

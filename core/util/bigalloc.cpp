@@ -49,10 +49,16 @@ void* allocateLarge(size_t bytes, bool populate)
     const uintptr_t end = base + size + kHugePage;
     if (end > aligned + size) ::munmap(reinterpret_cast<void*>(aligned + size), end - (aligned + size));
     void* p = reinterpret_cast<void*>(aligned);
+    // Only the whole huge pages inside the block are advised: a huge page is faulted in whole on
+    // first touch, so a last one the block fills only in part would hold up to 2 MiB that no one
+    // asked for (about 1 MiB per block on average); the block's tail takes 4 KiB pages instead.
 #ifdef MADV_HUGEPAGE
-    ::madvise(p, size, MADV_HUGEPAGE);
+    const size_t whole = bytes / kHugePage * kHugePage;
+    if (whole > 0) ::madvise(p, whole, MADV_HUGEPAGE);
+    // Said outright, for systems that give huge pages to every mapping.
+    if (whole < size) ::madvise(static_cast<char*>(p) + whole, size - whole, MADV_NOHUGEPAGE);
 #endif
-    if (populate) ::madvise(p, size, MADV_POPULATE_WRITE);
+    if (populate) ::madvise(p, roundUp(bytes, 4096), MADV_POPULATE_WRITE);
     return p;
 }
 
@@ -85,6 +91,30 @@ void freeMedium(void* p, size_t bytes)
     return;
 #endif
     if (p) ::munmap(p, roundUp(bytes, 4096));
+}
+
+void* allocateSparse(size_t bytes)
+{
+#ifdef KS_BLOCKS_FROM_MALLOC
+    return allocateLarge(bytes);
+#endif
+    const size_t size = roundUp(bytes ? bytes : 1, 4096);
+    void* p =
+        ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_NOHUGEPAGE
+    ::madvise(p, size, MADV_NOHUGEPAGE);
+#endif
+    return p;
+}
+
+void freeSparse(void* p, size_t bytes)
+{
+#ifdef KS_BLOCKS_FROM_MALLOC
+    freeLarge(p, bytes);
+    return;
+#endif
+    if (p) ::munmap(p, roundUp(bytes ? bytes : 1, 4096));
 }
 
 void releaseBlockTail(void* p, size_t bytes, size_t usedBytes)

@@ -1,9 +1,28 @@
+#include "core/util/bigalloc.h"
 #include "core/util/column.h"
 #include "core/util/stringpool.h"
 
 #include <QTest>
 #include <atomic>
+#include <sys/mman.h>
 #include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// How many of the 4 KiB pages of [p, p + bytes) are resident.
+size_t residentPages(void* p, size_t bytes)
+{
+    std::vector<unsigned char> v((bytes + 4095) / 4096);
+    if (::mincore(p, bytes, v.data()) != 0) return SIZE_MAX;
+    size_t n = 0;
+    for (unsigned char c : v)
+        n += c & 1;
+    return n;
+}
+
+} // namespace
 
 using namespace ks;
 
@@ -71,6 +90,31 @@ private slots:
         Column<int64_t> empty;
         empty.releaseUnusedTail();
         QCOMPARE(empty.size(), size_t(0));
+    }
+
+    void blockTailsAndSparseBlocksFaultInOnlyTheTouchedPages()
+    {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("blocks come from malloc under AddressSanitizer");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+        QSKIP("blocks come from malloc under AddressSanitizer");
+#endif
+#endif
+        // A 3 MiB block: its second 2 MiB is only half the block's, so it is not a huge page, and
+        // touching its last byte makes one 4 KiB page resident, not 2 MiB.
+        const size_t mib = size_t(1) << 20;
+        auto* block = static_cast<char*>(ks::allocateLarge(3 * mib));
+        block[3 * mib - 1] = 1;
+        QCOMPARE(residentPages(block + 2 * mib, mib), size_t(1));
+        ks::freeLarge(block, 3 * mib);
+        // A sparse block holds only the pages written.
+        auto* sparse = static_cast<char*>(ks::allocateSparse(64 * mib));
+        sparse[10 * mib] = 1;
+        sparse[50 * mib + 5] = 2;
+        QCOMPARE(residentPages(sparse, 64 * mib), size_t(2));
+        QCOMPARE(int(sparse[50 * mib + 5]), 2);
+        ks::freeSparse(sparse, 64 * mib);
     }
 
     void lowerBound()

@@ -347,6 +347,46 @@ private slots:
     // Array and object args are remembered per parser by their text (io/valuereader.h): repeats,
     // whitespace variants of one value and more distinct texts than the memory holds must each read
     // back as their own canonical JSON, and a bad array after good ones still fails the load.
+    void linkIdsFollowSlicesThatFinishingReorders()
+    {
+        // Ops written in end order (as Kineto writes nested ops), every third one without ids: the
+        // rows are sorted by start when the track is finished, and each row's link ids must move
+        // with it. An op's External id is its ts, its correlation ts + 1 (odd ts: no correlation).
+        std::string events;
+        const int n = 3000;
+        for (int i = n; i-- > 0;) {
+            const int ts = 1000 + i * 7;
+            if (!events.empty()) events += ", ";
+            std::string args;
+            if (i % 3 != 0) {
+                args = "\"External id\": " + std::to_string(ts);
+                if (ts % 2 == 0) args += ", \"correlation\": " + std::to_string(ts + 1);
+            }
+            events += "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"ts\": " + std::to_string(ts) +
+                      ", \"dur\": 5, \"pid\": 1, \"tid\": 1, \"args\": {" + args + "}}";
+        }
+        for (unsigned threads : {1u, 2u}) {
+            LoadOptions opt;
+            opt.threads = threads;
+            opt.chunkBytes = 8192;
+            const LoadResult r = loadTraceData(wrap(events), opt);
+            QVERIFY2(r.ok(), r.error.c_str());
+            const Track* tr = findTrack(*r.trace, 1, 1, TrackKind::CpuThread);
+            QVERIFY(tr);
+            QCOMPARE(tr->slices.size(), size_t(n));
+            const Column<SliceLinkIds>& links = r.trace->linkIds();
+            QCOMPARE(links.size(), size_t(n - (n + 2) / 3));
+            for (size_t i = 0; i < links.size(); ++i) {
+                const SliceLinkIds& l = links[i];
+                QCOMPARE(l.slice.track, tr->id);
+                if (i > 0) QVERIFY(links[i - 1].slice.index < l.slice.index);
+                const int64_t ts = tr->slices.start(l.slice.index) / 1000;
+                QCOMPARE(l.externalId, ts);
+                QCOMPARE(l.correlation, ts % 2 == 0 ? ts + 1 : int64_t(-1));
+            }
+        }
+    }
+
     void repeatedArrayArgsReadBackPerEvent()
     {
         std::string events;

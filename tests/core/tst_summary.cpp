@@ -1,11 +1,18 @@
 // The operator summary on small hand-made traces. Every expected number is worked out by hand in the
 // comments from torch's rules (spec torch-profiler-exports.md §2), not read back from the code.
 
+#include "core/analysis/summary/eventmapping.h"
+#include "core/analysis/summary/functioneventlist.h"
 #include "core/analysis/summary/keyaverages.h"
+#include "core/analysis/summary/lanemerge.h"
 #include "core/analysis/summary/summarytable.h"
 #include "core/io/tracereader.h"
 
 #include <QTest>
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <span>
 #include <string>
 
 using namespace ks;
@@ -497,6 +504,124 @@ private slots:
         o.rowLimit = -1;
         QCOMPARE(SummaryTable::format(KeyAverages::compute(*r.trace, one).rows(), o),
                  SummaryTable::format(KeyAverages::compute(*r.trace, four).rows(), o));
+    }
+
+    void groupSumsFollowListOrderWithAnyNumberOfThreads()
+    {
+        // Five threads of interleaved, nested ops under eleven names, some starting at the same
+        // time on several threads, and allocator records. Each group's sums must be the doubles
+        // of adding its events in torch's list order, (start, -end, then thread): worked out here
+        // by sorting the list's events, whatever the number of threads that merge the lanes.
+        std::string events;
+        auto add = [&events](const std::string& e) {
+            if (!events.empty()) events += ',';
+            events += e;
+        };
+        const char* names[] = {"aten::a", "aten::b", "aten::c", "aten::d", "aten::e", "aten::f",
+                               "aten::g", "aten::h", "aten::i", "aten::j", "aten::k"};
+        unsigned seed = 12345;
+        auto next = [&seed] { return seed = seed * 1103515245u + 12345u, (seed >> 8) % 1000u; };
+        for (int t = 1; t <= 5; ++t) {
+            double ts = 0.001 * t;
+            for (int i = 0; i < 60; ++i) {
+                const double outer = 20.0 + next() * 0.0137;
+                // Every fourth outer op starts at the same time on every thread.
+                const double start = i % 4 == 0 ? 1000.0 * i : ts;
+                add(op(names[next() % 11], start, outer, t));
+                add(op(names[next() % 11], start + 1.001, outer / 3 + next() * 0.0011, t));
+                add(op(names[next() % 11], start + outer / 2, outer / 5 + next() * 0.0007, t));
+                if (i % 3 == 0) add(memory(start + 2.5, 64 * (1 + next() % 5), 0, t));
+                ts = std::max(ts, start) + outer + next() * 0.01;
+            }
+        }
+        const LoadResult r = traceOf(events);
+        QVERIFY(r.ok());
+        const EventMapping mapping(*r.trace);
+        const auto list = FunctionEventList::build(*r.trace, mapping, EventListOptions{});
+        const FunctionEventList& l = *list;
+        std::vector<uint32_t> order;
+        for (const FunctionEventList::Lane& lane : l.lanes())
+            for (uint32_t g = lane.begin; g < lane.end; ++g)
+                if (!(l.flags[g] & FunctionEventList::kRemoved)) order.push_back(g);
+        std::sort(order.begin(), order.end(), [&l](uint32_t x, uint32_t y) {
+            if (l.start[x] != l.start[y]) return l.start[x] < l.start[y];
+            if (l.end[x] != l.end[y]) return l.end[x] > l.end[y];
+            return x < y;
+        });
+        struct Sums {
+            double cpu = 0, self = 0;
+            int64_t count = 0, mem = 0, selfMem = 0;
+        };
+        std::map<std::string, Sums> expected;
+        for (uint32_t g : order) {
+            Sums& e = expected[std::string(mapping.displayName(l.nameKey[g]))];
+            ++e.count;
+            e.cpu += l.elapsedUs(g);
+            e.self += l.selfCpuUs[g];
+            e.mem += l.memoryOf(g).cpu;
+            e.selfMem += l.memoryOf(g).selfCpu;
+        }
+        auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+        for (unsigned threads : {1u, 2u, 3u, 5u}) {
+            const KeyAverages a = KeyAverages::fromEventList(l, mapping, threads);
+            QCOMPARE(a.rows().size(), expected.size());
+            for (const KeyAverage& row : a.rows()) {
+                const Sums& e = expected[row.key];
+                QCOMPARE(row.count, e.count);
+                QVERIFY2(same(row.cpuTimeTotal, e.cpu), row.key.c_str());
+                QVERIFY2(same(row.selfCpuTimeTotal, e.self), row.key.c_str());
+                QCOMPARE(row.cpuMemoryUsage, e.mem);
+                QCOMPARE(row.selfCpuMemoryUsage, e.selfMem);
+            }
+        }
+    }
+
+    void listMergeVisitsSubsetsInListOrder()
+    {
+        // mergeStagedLists over any subsets of the lanes' events visits them in the order in which
+        // mergeLanes visits all events. Lists of up to 700 events, so blocks are staged again.
+        std::string events;
+        for (int t = 1; t <= 4; ++t)
+            for (int i = 0; i < 700; ++i) {
+                if (!events.empty()) events += ',';
+                // Threads 1 and 2 run the same times, so lane order breaks the ties.
+                const double ts = t <= 2 ? 10.0 * i : 10.0 * i + 0.37 * t * (i % 3);
+                events += op(i % 2 ? "x" : "y", ts, 5.0 + (i % 4), t);
+            }
+        const LoadResult r = traceOf(events);
+        QVERIFY(r.ok());
+        const EventMapping mapping(*r.trace);
+        const auto list = FunctionEventList::build(*r.trace, mapping, EventListOptions{});
+        std::vector<uint32_t> lanes;
+        for (uint32_t i = 0; i < list->lanes().size(); ++i)
+            if (list->lanes()[i].kind == FunctionEventList::LaneKind::Cpu) lanes.push_back(i);
+        QCOMPARE(lanes.size(), size_t(4));
+        std::vector<uint32_t> all;
+        mergeLanes(
+            *list, lanes, [](uint32_t) { return true; }, [&all](uint32_t g) { all.push_back(g); });
+        for (uint32_t modulus : {1u, 2u, 3u}) {
+            std::vector<std::vector<uint32_t>> kept(lanes.size());
+            for (size_t k = 0; k < lanes.size(); ++k) {
+                const FunctionEventList::Lane& lane = list->lanes()[lanes[k]];
+                for (uint32_t g = lane.begin; g < lane.end; ++g)
+                    if (g % modulus == 0) kept[k].push_back(g);
+            }
+            std::vector<std::span<const uint32_t>> spans(kept.begin(), kept.end());
+            std::vector<uint32_t> visited, want;
+            struct Rec {
+                TimeNs start, end;
+                uint32_t g;
+            };
+            mergeStagedLists<Rec>(
+                *list, spans,
+                [&list](uint32_t g, Rec& r) {
+                    r = Rec{list->start[g], list->end[g], g};
+                },
+                [&visited](const Rec& r) { visited.push_back(r.g); });
+            for (uint32_t g : all)
+                if (g % modulus == 0) want.push_back(g);
+            QCOMPARE(visited, want);
+        }
     }
 };
 

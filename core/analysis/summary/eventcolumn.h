@@ -19,18 +19,26 @@ public:
     void allocate(size_t n)
     {
         m_data.reset(static_cast<T*>(allocateBlock(n * sizeof(T))));
-        m_data.get_deleter().bytes = n * sizeof(T);
+        m_data.get_deleter() = Free{n * sizeof(T), false};
+    }
+    // For a column of which only some ranges are written (allocateSparse()).
+    void allocateSparse(size_t n)
+    {
+        m_data.reset(static_cast<T*>(ks::allocateSparse(n * sizeof(T))));
+        m_data.get_deleter() = Free{n * sizeof(T), true};
     }
     void release() { m_data.reset(); }
     bool allocated() const { return m_data != nullptr; }
     T& operator[](size_t i) { return m_data[i]; }
     const T& operator[](size_t i) const { return m_data[i]; }
     T* data() { return m_data.get(); }
+    const T* data() const { return m_data.get(); }
 
 private:
     struct Free {
         size_t bytes = 0;
-        void operator()(T* p) const { freeBlock(p, bytes); }
+        bool sparse = false;
+        void operator()(T* p) const { sparse ? freeSparse(p, bytes) : freeBlock(p, bytes); }
     };
     std::unique_ptr<T[], Free> m_data;
 };

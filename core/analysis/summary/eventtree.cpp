@@ -6,7 +6,7 @@ void EventTree::finishLane(const FunctionEventList::Lane& lane)
 {
     FunctionEventList& l = m_list;
     m_device = l.deviceUs.allocated();
-    m_memory = l.cpuMemory.allocated();
+    m_memory = l.hasMemoryColumns();
     m_stack.clear();
     for (uint32_t g = lane.begin; g < lane.end; ++g) {
         const TimeNs s = l.start[g];
@@ -50,10 +50,15 @@ void EventTree::finishTop()
     }
     int64_t cpuMem = 0, deviceMem = 0;
     if (m_memory) {
-        cpuMem = l.cpuMemory[g];
-        deviceMem = l.deviceMemory[g];
-        l.selfCpuMemory[g] = cpuMem - n.childCpuMem;
-        l.selfDeviceMemory[g] = deviceMem - n.childDeviceMem;
+        // An event without a record inside has none in its children either: all its values are 0.
+        const uint32_t slot = l.memorySlot[g];
+        if (slot != FunctionEventList::kNoMemory) {
+            FunctionEventList::MemoryUsage& m = l.memoryUsage[slot];
+            cpuMem = m.cpu;
+            deviceMem = m.device;
+            m.selfCpu = cpuMem - n.childCpuMem;
+            m.selfDevice = deviceMem - n.childDeviceMem;
+        }
     }
     if (m_stack.empty()) return;
     Open& parent = m_stack.back();

@@ -169,7 +169,7 @@ std::unique_ptr<FunctionEventList> FunctionEventBuilder::build()
         m_list->m_attributed = linker.attributed();
     }
     // The linker's inputs and outputs are spent; free them before the trees and the caller's
-    // aggregation allocate theirs (24 B per event).
+    // aggregation allocate theirs (21 B per event).
     m_deviceExternalId.release();
     m_deviceCorrelation.release();
     m_deviceOp.release();
@@ -267,10 +267,8 @@ void FunctionEventBuilder::allocateColumns()
         m_kernelCount.allocate(n);
     }
     if (!m_trace.memoryEvents().empty()) {
-        l.cpuMemory.allocate(n);
-        l.deviceMemory.allocate(n);
-        l.selfCpuMemory.allocate(n);
-        l.selfDeviceMemory.allocate(n);
+        l.memorySlot.allocate(n);
+        l.memoryUsage.allocateSparse(n);
     }
     if (m_options.withFlops) l.flops.allocate(n);
     if (m_options.groupByInputShape) l.inputShape.allocate(n);
@@ -286,7 +284,7 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
     const SliceTrack& st = track.slices;
     const ArgStore& args = m_trace.args();
     const bool hasDevice = m_hasDeviceLanes;
-    const bool hasMemory = l.cpuMemory.allocated();
+    const bool hasMemory = l.hasMemoryColumns();
     const bool withFlops = l.flops.allocated();
     const bool withShapes = l.inputShape.allocated();
 
@@ -296,6 +294,7 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
     FlopCounter flopCounter;
     std::unordered_map<std::string_view, uint32_t> shapeIds;
     size_t memoryFrom = 0;
+    uint32_t nextSlot = lane.begin;
     TimeNs last = INT64_MIN;
     uint32_t g = lane.begin;
     forEachSlice(st, [&](uint32_t r, TimeNs s, TimeNs dur, StringId name, StringId cat) {
@@ -345,16 +344,18 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
             m_kernelCount[g] = 0;
         }
         if (hasMemory) {
-            int64_t cpu = 0, dev = 0;
+            uint32_t slot = FunctionEventList::kNoMemory;
             if (!m_memory.empty()) {
                 const auto [lo, hi] = m_memory.within(s, e, memoryFrom);
                 memoryFrom = lo;
-                cpu = m_memory.cpuBytes(lo, hi);
-                dev = m_memory.deviceBytes(lo, hi);
-                if (topLevel && hi > lo) scratch.coveredMemory.emplace_back(uint32_t(lo), uint32_t(hi));
+                if (hi > lo) {
+                    slot = nextSlot++;
+                    l.memoryUsage[slot] = FunctionEventList::MemoryUsage{m_memory.cpuBytes(lo, hi),
+                                                                         m_memory.deviceBytes(lo, hi), 0, 0};
+                    if (topLevel) scratch.coveredMemory.emplace_back(uint32_t(lo), uint32_t(hi));
+                }
             }
-            l.cpuMemory[g] = cpu;
-            l.deviceMemory[g] = dev;
+            l.memorySlot[g] = slot;
         }
         if (withFlops) {
             uint64_t fl = 0;
@@ -481,10 +482,8 @@ void FunctionEventBuilder::addMemoryLane()
         }
         const int64_t cpu = MemoryRecords::isCpuDevice(m.deviceType) ? m.bytes : 0;
         const int64_t dev = MemoryRecords::isAcceleratorDevice(m.deviceType) ? m.bytes : 0;
-        l.cpuMemory[g] = cpu;
-        l.deviceMemory[g] = dev;
-        l.selfCpuMemory[g] = cpu;
-        l.selfDeviceMemory[g] = dev;
+        l.memorySlot[g] = g;
+        l.memoryUsage[g] = FunctionEventList::MemoryUsage{cpu, dev, cpu, dev};
         if (l.flops.allocated()) l.flops[g] = 0;
         if (l.inputShape.allocated()) l.inputShape[g] = kNoShape;
         ++g;

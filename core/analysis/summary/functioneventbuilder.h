@@ -62,7 +62,7 @@ private:
     EventColumn<int64_t> m_deviceExternalId;
     EventColumn<int64_t> m_deviceCorrelation;
     EventColumn<uint32_t> m_deviceOp;
-    EventColumn<uint32_t> m_kernelCount;
+    EventColumn<uint8_t> m_kernelCount;
 };
 
 } // namespace ks

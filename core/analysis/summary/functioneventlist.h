@@ -81,11 +81,26 @@ public:
     EventColumn<double> selfCpuUs;
     EventColumn<double> deviceUs; // only with device events
     EventColumn<double> selfDeviceUs;
-    // Bytes, inclusive and self; only with allocator records. Defined for CPU and memory events.
-    EventColumn<int64_t> cpuMemory;
-    EventColumn<int64_t> deviceMemory;
-    EventColumn<int64_t> selfCpuMemory;
-    EventColumn<int64_t> selfDeviceMemory;
+    // Allocator bytes, inclusive and self; only with allocator records, for CPU and memory events.
+    // Most events enclose no allocator record, and then all four are 0 (nor do their children
+    // enclose one), so the values are kept for the others only: memorySlot[g] indexes
+    // memoryUsage, or is kNoMemory. A lane's slots are numbered from its first event number up,
+    // and memoryUsage is a sparse column: only the slots in use take memory.
+    struct MemoryUsage {
+        int64_t cpu = 0;
+        int64_t device = 0;
+        int64_t selfCpu = 0;
+        int64_t selfDevice = 0;
+    };
+    static constexpr uint32_t kNoMemory = UINT32_MAX;
+    bool hasMemoryColumns() const { return memorySlot.allocated(); }
+    MemoryUsage memoryOf(uint32_t g) const
+    {
+        const uint32_t slot = memorySlot[g];
+        return slot == kNoMemory ? MemoryUsage{} : memoryUsage[slot];
+    }
+    EventColumn<uint32_t> memorySlot;
+    EventColumn<MemoryUsage> memoryUsage;
     EventColumn<int64_t> flops;       // CPU and memory events, only withFlops
     EventColumn<uint32_t> inputShape; // all events, only groupByInputShape: index of shapeText()
     EventColumn<uint32_t> sliceRow;   // slice and trace events, only withSliceRows: row in the lane's track

@@ -29,7 +29,12 @@ void KernelLinker::run(const Indexes& indexes, bool byCorrelation, DeviceLinks& 
             links.op[g] = op;
             std::atomic_ref<double>(m_list.deviceUs[op])
                 .fetch_add(m_list.elapsedUs(g), std::memory_order_relaxed);
-            std::atomic_ref<uint32_t>(links.kernelCount[op]).fetch_add(1, std::memory_order_relaxed);
+            // Only "three or more" matters, so the count stops there and a byte holds it.
+            std::atomic_ref<uint8_t> count(links.kernelCount[op]);
+            uint8_t seen = count.load(std::memory_order_relaxed);
+            while (seen < 3 &&
+                   !count.compare_exchange_weak(seen, uint8_t(seen + 1), std::memory_order_relaxed)) {
+            }
             ++n;
         }
         attributed.fetch_add(n, std::memory_order_relaxed);

@@ -36,8 +36,8 @@ public:
     struct DeviceLinks {
         const EventColumn<int64_t>& externalId; // per device event
         const EventColumn<int64_t>& correlation;
-        EventColumn<uint32_t>& op;          // out: the op, or IdIndex::kNone
-        EventColumn<uint32_t>& kernelCount; // per CPU event; zero on entry
+        EventColumn<uint32_t>& op;         // out: the op, or IdIndex::kNone
+        EventColumn<uint8_t>& kernelCount; // per CPU event, up to 3; zero on entry
     };
 
     KernelLinker(FunctionEventList& list, unsigned threads) : m_list(list), m_threads(threads) {}

@@ -45,52 +45,85 @@ class GroupTask {
 public:
     GroupTask(const FunctionEventList& list, std::vector<uint32_t>* slots,
               const std::vector<uint32_t>* stacks)
-        : m_list(list), m_slots(slots), m_stacks(stacks)
+        : m_list(list), m_slots(slots), m_stacks(stacks), m_hasDevice(list.deviceUs.allocated()),
+          m_hasMemory(list.hasMemoryColumns()), m_hasFlops(list.flops.allocated())
     {}
 
-    template <typename Accept>
-    void run(const std::vector<uint32_t>& lanes, Accept&& accept)
+    // What add(g) reads of one event, copied out for mergeStagedLists().
+    struct Staged {
+        TimeNs start;
+        TimeNs end;
+        double elapsed;
+        double selfCpu;
+        double device;
+        double selfDevice;
+        int64_t flops;
+        uint32_t g;
+        uint32_t memorySlot;
+        uint32_t nameKey;
+        uint8_t flags;
+    };
+    void stage(uint32_t g, Staged& r) const
     {
         const FunctionEventList& l = m_list;
-        const bool hasDevice = l.deviceUs.allocated();
-        const bool hasMemory = l.cpuMemory.allocated();
-        const bool hasFlops = l.flops.allocated();
-        mergeLanes(l, lanes, accept, [&](uint32_t g) {
-            Accumulator& a = groupOf(g);
-            ++a.count;
-            const uint8_t f = l.flags[g];
-            if (f & FunctionEventList::kDeviceType) {
-                // No CPU time; its own duration is its device total and self time.
-                const double d = l.elapsedUs(g);
-                a.cpuTotal += 0.0;
-                a.selfCpu += 0.0;
-                a.deviceTotal += d;
-                a.selfDevice += d;
-                return;
-            }
-            a.cpuTotal += l.elapsedUs(g);
-            a.selfCpu += l.selfCpuUs[g];
-            if (hasDevice) {
-                a.deviceTotal += l.deviceUs[g];
-                a.selfDevice += l.selfDeviceUs[g];
-            }
-            if (hasMemory) {
-                a.cpuMem += l.cpuMemory[g];
-                a.selfCpuMem += l.selfCpuMemory[g];
-                a.deviceMem += l.deviceMemory[g];
-                a.selfDeviceMem += l.selfDeviceMemory[g];
-            }
-            if (hasFlops) a.flops += l.flops[g];
-        });
+        r.start = l.start[g];
+        r.end = l.end[g];
+        r.elapsed = l.elapsedUs(g);
+        r.g = g;
+        r.nameKey = l.nameKey[g];
+        r.flags = l.flags[g];
+        if (r.flags & FunctionEventList::kDeviceType) return;
+        r.selfCpu = l.selfCpuUs[g];
+        if (m_hasDevice) {
+            r.device = l.deviceUs[g];
+            r.selfDevice = l.selfDeviceUs[g];
+        }
+        if (m_hasMemory) r.memorySlot = l.memorySlot[g];
+        if (m_hasFlops) r.flops = l.flops[g];
+    }
+    [[gnu::always_inline]] void add(const Staged& r)
+    {
+        const FunctionEventList& l = m_list;
+        Accumulator& a = groupOf(r.g, r.nameKey, r.flags);
+        ++a.count;
+        if (r.flags & FunctionEventList::kDeviceType) {
+            // No CPU time; its own duration is its device total and self time.
+            a.cpuTotal += 0.0;
+            a.selfCpu += 0.0;
+            a.deviceTotal += r.elapsed;
+            a.selfDevice += r.elapsed;
+            return;
+        }
+        a.cpuTotal += r.elapsed;
+        a.selfCpu += r.selfCpu;
+        if (m_hasDevice) {
+            a.deviceTotal += r.device;
+            a.selfDevice += r.selfDevice;
+        }
+        if (m_hasMemory && r.memorySlot != FunctionEventList::kNoMemory) {
+            const FunctionEventList::MemoryUsage& m = l.memoryUsage[r.memorySlot];
+            a.cpuMem += m.cpu;
+            a.selfCpuMem += m.selfCpu;
+            a.deviceMem += m.device;
+            a.selfDeviceMem += m.selfDevice;
+        }
+        if (m_hasFlops) a.flops += r.flops;
+    }
+
+    void add(uint32_t g)
+    {
+        Staged r{};
+        stage(g, r);
+        add(r);
     }
 
     std::vector<Accumulator>& groups() { return m_groups; }
 
 private:
-    [[gnu::always_inline]] Accumulator& groupOf(uint32_t g)
+    [[gnu::always_inline]] Accumulator& groupOf(uint32_t g, uint32_t nameKey, uint8_t flags)
     {
         const FunctionEventList& l = m_list;
-        const uint32_t compact = l.nameKey[g] * 4 + variantOf(l.flags[g]);
+        const uint32_t compact = nameKey * 4 + variantOf(flags);
         uint32_t* slot;
         const uint32_t shape = l.inputShape.allocated() ? l.inputShape[g] : 0;
         const uint32_t stack = m_stacks && g < m_stacks->size() ? (*m_stacks)[g] : 0;
@@ -104,10 +137,10 @@ private:
             *slot = uint32_t(m_groups.size());
             Accumulator a;
             a.first = g;
-            a.nameKey = l.nameKey[g];
+            a.nameKey = nameKey;
             a.shape = shape;
             a.stack = stack;
-            a.flags = l.flags[g];
+            a.flags = flags;
             m_groups.push_back(a);
         }
         return m_groups[*slot];
@@ -131,6 +164,9 @@ private:
     const std::vector<uint32_t>* m_stacks;
     std::unordered_map<Key, uint32_t, KeyHash> m_byKey; // grouping by shape or stack
     std::vector<Accumulator> m_groups;
+    bool m_hasDevice;
+    bool m_hasMemory;
+    bool m_hasFlops;
 };
 
 } // namespace
@@ -209,31 +245,67 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
     const bool byStack = stacks && stacks->frames.size() > 1;
     std::vector<uint32_t> slots;
     if (!byShape && !byStack) slots.assign(mapping.nameKeyBound() * 4, UINT32_MAX);
-    // Each kind is split into one part per thread by a hash of the group key. A part scans all
-    // events of its kind but merges only its own, so the scan is the price of the split.
+    // Each kind is split into one part per thread by a hash of the group key: one pass over every
+    // lane files each event's number under its part (in lane order), then each part merges only
+    // its own lists.
     const uint32_t parts = workerCount(threads);
+    std::vector<uint32_t> partOf;
+    EventColumn<uint32_t> filed; // per lane, its events' numbers part after part
+    std::vector<std::vector<uint32_t>> partBegin(l.lanes().size());
+    if (parts > 1) {
+        partOf.resize(size_t(mapping.nameKeyBound()) * 4);
+        for (size_t compact = 0; compact < partOf.size(); ++compact)
+            partOf[compact] = uint32_t(((uint64_t(compact) * 0x9e3779b97f4a7c15ull) >> 40) % parts);
+        filed.allocate(l.lanes().empty() ? 0 : l.lanes().back().end);
+        std::vector<uint32_t> split = cpuLanes;
+        split.insert(split.end(), deviceLanes.begin(), deviceLanes.end());
+        parallelFor(split.size(), threads, [&](size_t i) {
+            const FunctionEventList::Lane& lane = l.lanes()[split[i]];
+            std::vector<uint32_t>& begin = partBegin[split[i]];
+            // Removed events are counted under a last, unused part.
+            std::vector<uint32_t> at(parts + 2, 0);
+            auto partOfEvent = [&](uint32_t g) {
+                const uint8_t f = l.flags[g];
+                return (f & FunctionEventList::kRemoved) ? parts : partOf[l.nameKey[g] * 4 + variantOf(f)];
+            };
+            for (uint32_t g = lane.begin; g < lane.end; ++g)
+                ++at[partOfEvent(g) + 1];
+            at[0] = lane.begin;
+            for (uint32_t p = 1; p <= parts + 1; ++p)
+                at[p] += at[p - 1];
+            begin.assign(at.begin(), at.end() - 1); // part p: [begin[p], begin[p + 1])
+            for (uint32_t g = lane.begin; g < lane.end; ++g)
+                filed[at[partOfEvent(g)]++] = g;
+        });
+    }
     struct Job {
         const std::vector<uint32_t>* lanes;
-        uint32_t part;
+        uint32_t part; // UINT32_MAX: every event of the lanes
     };
     std::vector<Job> jobs;
     for (uint32_t p = 0; p < parts; ++p) {
-        jobs.push_back(Job{&cpuLanes, p});
-        if (!deviceLanes.empty()) jobs.push_back(Job{&deviceLanes, p});
+        jobs.push_back(Job{&cpuLanes, parts > 1 ? p : UINT32_MAX});
+        if (!deviceLanes.empty()) jobs.push_back(Job{&deviceLanes, parts > 1 ? p : UINT32_MAX});
     }
     jobs.push_back(Job{&memoryLanes, UINT32_MAX});
     std::vector<GroupTask> tasks(
         jobs.size(), GroupTask(l, slots.empty() ? nullptr : &slots, byStack ? &stacks->key : nullptr));
     parallelFor(jobs.size(), threads, [&](size_t i) {
         const Job& job = jobs[i];
-        if (job.part == UINT32_MAX || parts == 1) {
-            tasks[i].run(*job.lanes, [](uint32_t) { return true; });
+        GroupTask& task = tasks[i];
+        if (job.part == UINT32_MAX) {
+            mergeLanes(
+                l, *job.lanes, [](uint32_t) { return true; }, [&task](uint32_t g) { task.add(g); });
             return;
         }
-        tasks[i].run(*job.lanes, [&l, &job, parts](uint32_t g) {
-            const uint32_t compact = l.nameKey[g] * 4 + variantOf(l.flags[g]);
-            return uint32_t(((uint64_t(compact) * 0x9e3779b97f4a7c15ull) >> 40) % parts) == job.part;
-        });
+        std::vector<std::span<const uint32_t>> lists;
+        for (uint32_t lane : *job.lanes) {
+            const std::vector<uint32_t>& begin = partBegin[lane];
+            lists.emplace_back(filed.data() + begin[job.part], begin[job.part + 1] - begin[job.part]);
+        }
+        mergeStagedLists<GroupTask::Staged>(
+            l, lists, [&task](uint32_t g, GroupTask::Staged& r) { task.stage(g, r); },
+            [&task](const GroupTask::Staged& r) { task.add(r); });
     });
 
     // Groups in order of their first events: key_averages' first-seen order.
