@@ -8,8 +8,10 @@ namespace ks::record {
 
 ChunkPool& ChunkPool::instance()
 {
-    static ChunkPool pool;
-    return pool;
+    // Never destroyed: recording threads may still hand chunks back while statics are torn down,
+    // and a destroyed pool would drop its free chunks unreachable (a leak at every exit).
+    static ChunkPool* pool = new ChunkPool();
+    return *pool;
 }
 
 Chunk* ChunkPool::tryTake()
