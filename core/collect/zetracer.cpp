@@ -81,6 +81,7 @@ ze_event_handle_t ZeTracer::takeEvent(ze_context_handle_t context)
                                      kEventsPerPool};
         ze_event_pool_handle_t pool = nullptr;
         if (ze.eventPoolCreate(context, &desc, 0, nullptr, &pool) != ZE_RESULT_SUCCESS) return nullptr;
+        p.pools.push_back(pool);
         for (uint32_t i = 0; i < kEventsPerPool; ++i) {
             ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, ZE_EVENT_SCOPE_FLAG_HOST,
                                   ZE_EVENT_SCOPE_FLAG_HOST};

@@ -50,6 +50,9 @@ struct ZeTracer {
         ze_event_handle_t ours = nullptr;
     };
     struct Pools {
+        // Kept for the tracer's life (the process's, once a tracer is registered): the
+        // application's command lists may still signal our events after a session ends.
+        std::vector<ze_event_pool_handle_t> pools;
         std::vector<ze_event_handle_t> free;
         uint32_t created = 0;
     };
