@@ -2,11 +2,12 @@
 # The torch observer matched to the running torch (resources/python/kinetoscope/torchbuild.py):
 # the prebuilt library with its own sidecar is loaded as is; a sidecar naming another torch makes
 # the loader skip it and build the observer on first use into the cache, which records ops; later
-# processes reuse the cached build (also under KINETOSCOPE_TORCH_BUILD=force); with no compiler,
+# processes reuse the cached build (also under KINETOSCOPE_TORCH_BUILD=force, and the live bootstrap
+# of `kinetoscope record`); with no compiler,
 # one line on stderr and the script runs to its end unprofiled at op level. One real build.
 # Skips only when /usr/bin/python3 cannot import torch.
 set -eu
-: "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}"
+: "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
 PY=/usr/bin/python3
 if ! "$PY" -c "import torch" >/dev/null 2>&1; then
     echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
@@ -83,6 +84,13 @@ result second "r['path'] == '$built' and r['addmm']"
 run forced KINETOSCOPE_TORCH_BUILD=force KINETOSCOPE_CACHE_DIR="$work/cache"
 grep -q "$building" forced.err && fail "forced: built again with a cached build present"
 result forced "r['path'] == '$built' and r['addmm']"
+# The live bootstrap (kinetoscope record) applies the same rules: it skips the mismatched library and
+# takes the cached build.
+KINETOSCOPE_TORCH_LIB="$work/pre/libkinetoscope_torch.so" KINETOSCOPE_CACHE_DIR="$work/cache" \
+    "$KS_BIN" record -o live.json -- "$PY" "$KS_SOURCE_DIR/tests/data/live/train_mlp.py" 2 >live.out 2>live.err ||
+    { cat live.err; fail "record"; }
+grep -q "aten ops recorded by $built" live.err || { cat live.err; fail "record: the cached build was not used"; }
+grep -q '"aten::addmm"' live.json || fail "record: no aten ops"
 [ "$(stat -c %Y.%i "$built")" = "$stamp" ] || fail "the cached library was rewritten"
 
 # No compiler: one line naming why, the script runs to its end, load_error() says so.

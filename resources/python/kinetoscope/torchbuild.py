@@ -23,6 +23,8 @@ import sysconfig
 import tempfile
 import time
 
+# kstorch_abi_version() of the library this package drives (core/torch/entrypoints.cpp).
+KSTORCH_ABI = 2
 LIBRARY = "libkinetoscope_torch.so"
 SIDECAR = "libkinetoscope_torch.json"
 SOURCES = ("entrypoints.cpp", "inputformat.cpp", "memoryreporter.cpp", "observer.cpp",

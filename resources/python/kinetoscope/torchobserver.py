@@ -12,7 +12,7 @@ import threading
 
 from . import _lib, torchbuild
 
-ABI_VERSION = 2
+ABI_VERSION = torchbuild.KSTORCH_ABI
 _lock = threading.Lock()
 _obs = None
 # The same library through ctypes.PyDLL, for the with_stack calls made from Python hooks on hot
