@@ -56,7 +56,7 @@ result prebuilt "r['path'] == '$prebuilt' and r['addmm']"
 grep -q "$building" prebuilt.err && fail "prebuilt: built although its sidecar matches"
 [ -e "$work/cache0" ] && fail "prebuilt: the cache was touched"
 
-# A copy whose sidecar claims another torch: skipped (never loaded) and built for this torch.
+# A copy whose sidecar claims another torch: skipped (never loaded) and built for this torch, once.
 mkdir pre
 cp "$prebuilt" pre/
 "$PY" -c "
@@ -65,14 +65,21 @@ d = json.load(open(sys.argv[1]))
 d['torch_version'] = '9.9.0'
 json.dump(d, open(sys.argv[2], 'w'))
 " "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.json" pre/libkinetoscope_torch.json
-run first KINETOSCOPE_TORCH_LIB="$work/pre/libkinetoscope_torch.so" KINETOSCOPE_CACHE_DIR="$work/cache"
-cat first.err
-[ "$(grep -c "$building" first.err)" = 1 ] || fail "first: no (or more than one) 'building' line"
+# Two processes at once: one builds, the other waits on the cache's lock and takes its build.
+run first KINETOSCOPE_TORCH_LIB="$work/pre/libkinetoscope_torch.so" KINETOSCOPE_CACHE_DIR="$work/cache" &
+first=$!
+run twin KINETOSCOPE_TORCH_LIB="$work/pre/libkinetoscope_torch.so" KINETOSCOPE_CACHE_DIR="$work/cache" &
+twin=$!
+wait $first || fail "first process"
+wait $twin || fail "twin process"
+cat first.err twin.err
+[ "$(cat first.err twin.err | grep -c "$building")" = 1 ] || fail "first: not exactly one 'building' line from two processes"
 built="$(ls "$work"/cache/torch-*-cxx11abi[01]-abi2/libkinetoscope_torch.so)"
 [ -f "$built" ] || fail "first: nothing built in the cache"
 [ -f "$(dirname "$built")/libkinetoscope_torch.json" ] || fail "first: the cached build has no sidecar"
 [ -s "$(dirname "$built")/build.log" ] || fail "first: no build log"
 result first "r['path'] == '$built' and r['addmm'] and r['error'] is None"
+result twin "r['path'] == '$built' and r['addmm'] and r['error'] is None"
 stamp="$(stat -c %Y.%i "$built")"
 # The cached library links this torch's libraries and the recorder the process loaded.
 readelf -d "$built" | grep -q "libkinetoscope.so.1" || fail "the cached build does not link libkinetoscope.so.1"

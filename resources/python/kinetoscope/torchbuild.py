@@ -251,7 +251,7 @@ def _build(running, abi, kinetoscope_lib, directory, src, cxx, say, give_up):
             ok = _run_all(commands, out, jobs) and _run_all([link], out, 1)
             out.write(f"{'built' if ok else 'FAILED'} in {time.monotonic() - started:.0f} s\n")
         if not ok:
-            return give_up("the compiler failed", log)
+            return give_up(_first_error(log), log)
         library = os.path.join(directory, LIBRARY)
         os.chmod(tmp_lib, 0o755)
         os.replace(tmp_lib, library)
@@ -266,6 +266,22 @@ def _build(running, abi, kinetoscope_lib, directory, src, cxx, say, give_up):
         shutil.rmtree(objdir, ignore_errors=True)
         with contextlib.suppress(OSError):
             os.unlink(tmp_lib)
+
+
+def _first_error(log):
+    """The build's first error for the one-line message: a missing header names the package to
+    install (Python.h: python3-dev; nlohmann/json.hpp: nlohmann-json3-dev)."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.search(r"fatal error: (\S+): No such file", line)
+                if m:
+                    return f"the compiler found no {m.group(1)}"
+                if re.search(r": error: |undefined reference", line) and not line.startswith("$ "):
+                    return "the compiler failed: " + line.strip()[:200]
+    except OSError:
+        pass
+    return "the compiler failed"
 
 
 def _run_all(commands, out, jobs):

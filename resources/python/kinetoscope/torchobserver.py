@@ -80,6 +80,9 @@ def load():
     if "torch" not in sys.modules:
         _load_error = "torch is not imported"
         return None
+    if _load_error is not None and _load_error != "torch is not imported":
+        # Tried and failed in this process: not again at every profile (nor its one-line message).
+        return None
     try:
         running = torchbuild.running_torch()
     except Exception as e:
