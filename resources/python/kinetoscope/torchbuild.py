@@ -255,8 +255,10 @@ def _build(running, abi, kinetoscope_lib, directory, src, cxx, say, give_up):
         library = os.path.join(directory, LIBRARY)
         os.chmod(tmp_lib, 0o755)
         os.replace(tmp_lib, library)
-        sidecar = {"torch_version": version, "cxx11_abi": running["cxx11_abi"], "kstorch_abi": abi,
-                   "torch_lib_dir": running.get("torch_lib_dir")}
+        # No torch_lib_dir: the library names torch's libraries by their sonames, which the torch
+        # of any process reaching here has already loaded, so another environment with the same
+        # torch (a second venv) reuses this build rather than rebuilding it over and over.
+        sidecar = {"torch_version": version, "cxx11_abi": running["cxx11_abi"], "kstorch_abi": abi}
         # Written last: a library without its sidecar is never taken for a finished build.
         _write_atomic(os.path.join(directory, SIDECAR), json.dumps(sidecar) + "\n")
         return library, None
