@@ -7,6 +7,8 @@
 #include <string>
 
 #define KSTORCH_API extern "C" __attribute__((visibility("default")))
+// Also written into the sidecar libkinetoscope_torch.json by the build (core/torch/CMakeLists.txt).
+#define KSTORCH_ABI_VERSION 2
 
 namespace {
 thread_local std::string t_error;
@@ -15,7 +17,7 @@ thread_local std::string t_error;
 // Version of this ABI; the Python side refuses a library it does not know.
 KSTORCH_API int kstorch_abi_version(void)
 {
-    return 2;
+    return KSTORCH_ABI_VERSION;
 }
 
 KSTORCH_API const char* kstorch_last_error(void)

@@ -14,8 +14,8 @@ MemoryReporter::MemoryReporter()
                                        /*profile_memory=*/true))
 {}
 
-void MemoryReporter::reportMemoryUsage(void* ptr, int64_t allocSize, int64_t /*totalAllocated*/,
-                                       int64_t /*totalReserved*/, c10::Device device)
+void MemoryReporter::reportMemoryUsage(void* ptr, int64_t allocSize, MemoryTotal /*totalAllocated*/,
+                                       MemoryTotal /*totalReserved*/, c10::Device device)
 {
     // The running totals are kept per window by the recorder ("Total Allocated"), from the sizes.
     ks_record_memory(ptr, allocSize, int(device.type()), int(device.index()));

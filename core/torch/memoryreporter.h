@@ -2,8 +2,24 @@
 
 #include <memory>
 #include <torch/csrc/profiler/orchestration/observer.h>
+#include <tuple>
 
 namespace ks::torchobs {
+
+namespace detail {
+template <class F>
+struct MemberArgs;
+template <class R, class C, class... A>
+struct MemberArgs<R (C::*)(A...)> {
+    using Tuple = std::tuple<A...>;
+};
+} // namespace detail
+
+// The type of reportMemoryUsage's running totals: int64_t in torch 1.13, size_t in torch 2.x.
+// Taken from c10's declaration, so that the library also builds on first use against whichever
+// torch runs (resources/python/kinetoscope/torchbuild.py).
+using MemoryTotal = std::tuple_element_t<
+    2, detail::MemberArgs<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::Tuple>;
 
 // Receives c10::reportMemoryUsageToProfiler() calls (every CPU and CUDA allocator reports there
 // while a profiler's memory reporting is on) and records them as allocations and frees.
@@ -17,8 +33,8 @@ class MemoryReporter final : public torch::profiler::impl::ProfilerStateBase {
 public:
     MemoryReporter();
 
-    void reportMemoryUsage(void* ptr, int64_t allocSize, int64_t totalAllocated, int64_t totalReserved,
-                           c10::Device device) override;
+    void reportMemoryUsage(void* ptr, int64_t allocSize, MemoryTotal totalAllocated,
+                           MemoryTotal totalReserved, c10::Device device) override;
     bool memoryProfilingEnabled() const override { return true; }
     torch::profiler::impl::ActiveProfilerType profilerType() override;
 

@@ -42,7 +42,13 @@ if [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ]; then
     echo "$tdepends" | grep -q "libtorch" || fail "kinetoscope-torch does not depend on libtorch"
     echo "$tdepends" | grep -q "kinetoscope (=" || fail "kinetoscope-torch does not depend on kinetoscope"
     dpkg-deb -x "$torchdeb" "$root"
+    [ -n "$(find "$root/usr/lib" -name libkinetoscope_torch.json)" ] || fail "kinetoscope-torch lacks the library's sidecar"
 fi
+# The observer's sources, for builds against another torch on first use, come with the viewer's
+# package (a pip torch needs no kinetoscope-torch, which would bring Debian's libtorch).
+for f in observer.cpp entrypoints.cpp shadowstack.h kinetoscope.h; do
+    dpkg-deb -c "$deb" | grep -q "/usr/share/kinetoscope/torch-observer/$f\$" || fail "package lacks torch-observer/$f"
+done
 if grep -q "KINETOSCOPE_GUI:BOOL=ON" CMakeCache.txt; then
     echo "$depends" | grep -q "libqt6widgets6" || fail "Depends lacks the Qt 6 Widgets library"
 fi
@@ -76,9 +82,22 @@ assert len(steps) == 4, steps
     if [ -f "$torchdeb" ]; then
         # The installed bootstrap finds the installed observer next to the installed library.
         grep -q '"aten::addmm"' "$work/rec.json" || { cat "$work/rec.log"; fail "installed record: no aten ops"; }
+        grep -q "aten ops recorded by $root/usr/lib" "$work/rec.log" || { cat "$work/rec.log"; fail "installed record: not the installed observer"; }
     fi
     grep -q "libkinetoscope.so.1 was not found\|bootstrap (sitecustomize.py) was not found" "$work/rec.log" &&
         fail "installed record used no installed library or bootstrap"
+    # The installed sources build the observer on first use (as for a pip torch) and it records ops.
+    env -u KINETOSCOPE_LIB -u KINETOSCOPE_TORCH_LIB KINETOSCOPE_TORCH_BUILD=force KINETOSCOPE_CACHE_DIR="$work/cache" \
+        PYTHONPATH="$root/usr/share/kinetoscope/python" /usr/bin/python3 -c "
+import sys, torch, kinetoscope
+from kinetoscope import torchobserver
+with kinetoscope.profile() as prof:
+    torch.nn.Linear(4, 2)(torch.randn(3, 4))
+assert torchobserver.path and torchobserver.path.startswith(sys.argv[1]), (torchobserver.path, torchobserver.load_error())
+assert kinetoscope._lib.path.startswith(sys.argv[2]), kinetoscope._lib.path
+assert 'aten::addmm' in {e.name for e in prof.events()}
+" "$work/cache/" "$root/usr/lib" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "installed sources: first-use build"; }
+    cat "$work/build.log"
 else
     echo "python3-torch missing: installed record not tried"
 fi

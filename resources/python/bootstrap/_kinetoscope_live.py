@@ -507,16 +507,53 @@ class _Live:
                     self.log(1, "emit_nvtx is not available: %s: %s" % (type(e).__name__, e))
 
     def _observer_paths(self):
+        """Prebuilt libraries, each with whether it was named explicitly (then the only one)."""
         env = os.environ.get("KINETOSCOPE_TORCH_LIB")
         if env:
-            yield env
+            yield env, True
+            return
         lib = os.environ.get("KINETOSCOPE_LIB")
         if lib and os.sep in lib:
             real = os.path.realpath(lib)
-            yield os.path.join(os.path.dirname(real), "libkinetoscope_torch.so")
+            yield os.path.join(os.path.dirname(real), "libkinetoscope_torch.so"), False
             # The build tree: core/capi/libkinetoscope.so.1 beside core/torch/.
-            yield os.path.join(os.path.dirname(os.path.dirname(real)), "torch", "libkinetoscope_torch.so")
-        yield "libkinetoscope_torch.so"
+            yield os.path.join(os.path.dirname(os.path.dirname(real)), "torch", "libkinetoscope_torch.so"), False
+
+    def _observer_candidates(self, errors):
+        """Libraries built for the running torch: a prebuilt one whose sidecar matches it, else one
+        built on first use (the package's torchbuild.py, loaded from its file: the package stays out
+        of the program's imports)."""
+        import importlib.util
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        path = os.path.join(os.path.dirname(here), "kinetoscope", "torchbuild.py")
+        try:
+            spec = importlib.util.spec_from_file_location("_kinetoscope_torchbuild", path)
+            tb = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(tb)
+            running = tb.running_torch()
+        except Exception as e:
+            errors.append("%s: %s: %s" % (path, type(e).__name__, e))
+            return
+        if tb.build_mode() != "force":
+            for candidate, explicit in self._observer_paths():
+                if not explicit and not os.path.exists(candidate):
+                    continue
+                try:
+                    why = tb.mismatch(tb.read_sidecar(candidate), running, tb.KSTORCH_ABI)
+                except ValueError as e:
+                    sidecar = os.path.join(os.path.dirname(candidate), tb.SIDECAR)
+                    why = None if explicit and not os.path.exists(sidecar) else str(e)
+                if why is None:
+                    yield candidate
+                else:
+                    errors.append("%s: %s" % (candidate, why))
+        kslib = os.environ.get("KINETOSCOPE_LIB") or getattr(self.lib, "_name", None)
+        built, why = tb.ensure(running, tb.KSTORCH_ABI, kslib)
+        if built is not None:
+            yield built
+        else:
+            errors.append(why)
 
     def _start_observer(self):
         """Loads the torch observer so that aten ops stream natively; the program is unchanged."""
@@ -527,11 +564,15 @@ class _Live:
         if self.capture.get("shape_sampling"):
             options["shape_sampling"] = int(self.capture["shape_sampling"])
         errors = []
-        for path in self._observer_paths():
+        for path in self._observer_candidates(errors):
             try:
                 obs = ctypes.CDLL(path)
             except OSError as e:
                 errors.append("%s: %s" % (path, e))
+                continue
+            obs.kstorch_abi_version.restype = ctypes.c_int
+            if obs.kstorch_abi_version() != 2:
+                errors.append("%s: ABI %d, expected 2" % (path, obs.kstorch_abi_version()))
                 continue
             obs.kstorch_enable.argtypes = [ctypes.c_char_p]
             obs.kstorch_enable.restype = ctypes.c_int

@@ -10,68 +10,116 @@ import os
 import sys
 import threading
 
-from . import _lib
+from . import _lib, torchbuild
 
-ABI_VERSION = 2
+ABI_VERSION = torchbuild.KSTORCH_ABI
 _lock = threading.Lock()
 _obs = None
 # The same library through ctypes.PyDLL, for the with_stack calls made from Python hooks on hot
 # paths: they keep the GIL instead of releasing and taking it back.
 _obs_gil = None
 _load_error = None
+path = None  # the library loaded
 _holders = {}
 _next_token = 1
 
 
 def _candidates():
+    """Prebuilt libraries to try, each with whether it was named explicitly. KINETOSCOPE_TORCH_LIB,
+    when set, is the only one: the one next to libkinetoscope.so.1 may be built for another torch."""
     env = os.environ.get("KINETOSCOPE_TORCH_LIB")
     if env:
-        yield env
+        yield env, True
+        return
     here = getattr(_lib, "path", None)
     if here and os.sep in here:
-        yield os.path.join(os.path.dirname(os.path.realpath(here)), "libkinetoscope_torch.so")
-        yield os.path.join(os.path.dirname(here), "libkinetoscope_torch.so")
+        yield os.path.join(os.path.dirname(os.path.realpath(here)), torchbuild.LIBRARY), False
+        yield os.path.join(os.path.dirname(here), torchbuild.LIBRARY), False
         # The build tree: core/capi/libkinetoscope.so.1 and core/torch/libkinetoscope_torch.so.
         yield os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(here))), "torch",
-                           "libkinetoscope_torch.so")
-    yield "libkinetoscope_torch.so"
+                           torchbuild.LIBRARY), False
+
+
+def _prebuilt_mismatch(path, explicit, running):
+    """Why the prebuilt library at path must not be loaded into this process, or None. Read from
+    its sidecar before loading: loading a library built for another torch would map a second
+    libtorch. A library named by KINETOSCOPE_TORCH_LIB without a sidecar is the user's choice."""
+    try:
+        sidecar = torchbuild.read_sidecar(path)
+    except ValueError as e:
+        return None if explicit and not os.path.exists(
+            os.path.join(os.path.dirname(path), torchbuild.SIDECAR)) else str(e)
+    return torchbuild.mismatch(sidecar, running, ABI_VERSION)
+
+
+def _open(path):
+    """(library, None) or (None, why)."""
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        return None, f"{path}: {e}"
+    lib.kstorch_abi_version.restype = ctypes.c_int
+    lib.kstorch_last_error.restype = ctypes.c_char_p
+    lib.kstorch_enable.argtypes = [ctypes.c_char_p]
+    lib.kstorch_enable.restype = ctypes.c_int
+    lib.kstorch_disable.restype = ctypes.c_int
+    lib.kstorch_enabled.restype = ctypes.c_int
+    lib.kstorch_stacks_enabled.restype = ctypes.c_int
+    if lib.kstorch_abi_version() != ABI_VERSION:
+        return None, f"{path}: ABI {lib.kstorch_abi_version()}, expected {ABI_VERSION}"
+    return lib, None
 
 
 def load():
     """The observer library, or None (why: load_error()). Needs torch imported first: the observer
-    must join the libtorch the program uses."""
-    global _obs, _obs_gil, _load_error
+    must join the libtorch the program uses. A prebuilt library is loaded when its sidecar matches
+    the running torch; otherwise one is built for it on first use (kinetoscope/torchbuild.py)."""
+    global _load_error
     if _obs is not None:
         return _obs
     if "torch" not in sys.modules:
         _load_error = "torch is not imported"
         return None
+    if _load_error is not None and _load_error != "torch is not imported":
+        # Tried and failed in this process: not again at every profile (nor its one-line message).
+        return None
+    try:
+        running = torchbuild.running_torch()
+    except Exception as e:
+        _load_error = f"cannot tell which torch runs: {type(e).__name__}: {e}"
+        return None
     errors = []
-    for path in _candidates():
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError as e:
-            errors.append(f"{path}: {e}")
-            continue
-        lib.kstorch_abi_version.restype = ctypes.c_int
-        lib.kstorch_last_error.restype = ctypes.c_char_p
-        lib.kstorch_enable.argtypes = [ctypes.c_char_p]
-        lib.kstorch_enable.restype = ctypes.c_int
-        lib.kstorch_disable.restype = ctypes.c_int
-        lib.kstorch_enabled.restype = ctypes.c_int
-        lib.kstorch_stacks_enabled.restype = ctypes.c_int
-        if lib.kstorch_abi_version() != ABI_VERSION:
-            errors.append(f"{path}: ABI {lib.kstorch_abi_version()}, expected {ABI_VERSION}")
-            continue
-        gil = ctypes.PyDLL(lib._name)
-        gil.kstorch_stack_thread.argtypes = [ctypes.py_object]
-        gil.kstorch_stack_thread.restype = None
-        gil.kstorch_stack_module.argtypes = [ctypes.c_char_p, ctypes.c_int]
-        gil.kstorch_stack_module.restype = None
-        _obs, _obs_gil = lib, gil
-        return lib
-    _load_error = "; ".join(errors) or "not found"
+    found = []
+    if torchbuild.build_mode() != "force":
+        found = [c for c in _candidates() if c[1] or os.path.exists(c[0])]
+    for candidate, explicit in found:
+        why = _prebuilt_mismatch(candidate, explicit, running)
+        if why is None:
+            lib, why = _open(candidate)
+            if lib is not None:
+                return _loaded(lib, candidate)
+            errors.append(why)
+        else:
+            errors.append(f"{candidate}: {why}")
+    built, why = torchbuild.ensure(running, ABI_VERSION, getattr(_lib, "path", None))
+    if built is not None:
+        lib, why = _open(built)
+        if lib is not None:
+            return _loaded(lib, built)
+    errors.append(why)
+    _load_error = "; ".join(errors)
     return None
+
+
+def _loaded(lib, where):
+    global _obs, _obs_gil, path
+    gil = ctypes.PyDLL(lib._name)
+    gil.kstorch_stack_thread.argtypes = [ctypes.py_object]
+    gil.kstorch_stack_thread.restype = None
+    gil.kstorch_stack_module.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    gil.kstorch_stack_module.restype = None
+    _obs, _obs_gil, path = lib, gil, where
+    return lib
 
 
 def load_error():
