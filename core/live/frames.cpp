@@ -184,9 +184,9 @@ bool decodeEvents(std::string_view p, uint64_t& tid, std::vector<WireRecord>& ou
     const std::string_view bytes = r.bytes(size_t(n) * sizeof(WireRecord));
     out.resize(n);
     std::memcpy(out.data(), bytes.data(), bytes.size());
-    // Types 1-7, and OpInfo (9) since 1.1; Stack records (8) never travel.
+    // Types 1-7, OpInfo (9) since 1.1 and Stack (8) since 1.2.
     for (const WireRecord& w : out) {
-        if (w.type < 1 || w.type == 8 || w.type > 9) {
+        if (w.type < 1 || w.type > 9) {
             error = "events frame: unknown event type " + std::to_string(w.type);
             return false;
         }

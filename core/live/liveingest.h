@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -129,7 +130,8 @@ private:
     bool applyEvents(Conn& c, const EventsFrame& e, std::string& error);
     void applyGap(Conn& c, const GapFrame& g);
     // op: the OpInfo record after an operator's Begin (its ids become Kineto's args), or null.
-    ArgsRef argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op = nullptr);
+    ArgsRef argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op = nullptr,
+                    std::string_view callStack = {});
     // Kineto's fwdbwd arrow between an operator of the forward pass and each backward function
     // autograd ran for it (record/fwdbwdlinks.h has the rule).
     void linkAutograd(Conn& c, SliceRef slice, TimeNs start, const WireRecord& op);

@@ -19,7 +19,8 @@ constexpr size_t kMaxEarlyBackward = 1 << 16;
 
 } // namespace
 
-ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op)
+ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op,
+                            std::string_view callStack)
 {
     ArgsRef parsed;
     if (payload != 0) {
@@ -52,14 +53,18 @@ ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation, cons
             if (text != c.payloads.end()) c.payloads.erase(text);
         }
     }
-    if (correlation == 0 && !op) return parsed;
+    if (correlation == 0 && !op && callStack.empty()) return parsed;
     m_shard.begin();
     if (correlation != 0) m_shard.addInt("External id", correlation);
     if (parsed.valid())
         m_trace.args().forEach(parsed, [&](const Arg& a) {
             m_shard.add(a.key, a.value);
+            if (a.key == "Call stack") callStack = {};
             return true;
         });
+    // After the payload's args, where Kineto (and the window builder) put it, unless the payload
+    // already has one.
+    if (!callStack.empty()) m_shard.addString("Call stack", callStack);
     if (op) {
         // As Kineto writes them (and profile windows do): the autograd ids only for ops that
         // autograd numbered.
@@ -143,6 +148,16 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
             m_times[i] = last;
             continue;
         }
+        if (r.type == uint8_t(RecordType::Stack)) {
+            // A call stack's text, no time (protocol 1.2).
+            if (c.info.minor < 2) {
+                error = "events frame: a call stack (event type 8) from a protocol 1." +
+                        std::to_string(c.info.minor) + " sender";
+                return false;
+            }
+            m_times[i] = last;
+            continue;
+        }
         const TimeNs t = std::max(toTrace(r.timeNs), last);
         m_times[i] = t;
         last = t;
@@ -175,9 +190,17 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
                 if (end < 0) ts.open.push_back(ThreadState::kSkipped);
                 break;
             }
+            // Its Stack records, then its OpInfo, follow it in this frame.
+            size_t j = i + 1;
+            std::string callStack; // a copy: building the args may intern strings
+            for (; j < n && records[j].type == uint8_t(RecordType::Stack); ++j) {
+                StringId text;
+                if (records[j].deviceType == 1 && callStack.empty() && c.name(records[j].name, text))
+                    callStack = std::string(m_trace.strings().view(text));
+            }
             const WireRecord* op =
-                i + 1 < n && records[i + 1].type == uint8_t(RecordType::OpInfo) ? &records[i + 1] : nullptr;
-            const ArgsRef args = argsFor(c, r.a, r.b, op);
+                j < n && records[j].type == uint8_t(RecordType::OpInfo) ? &records[j] : nullptr;
+            const ArgsRef args = argsFor(c, r.a, r.b, op, callStack);
             // A Begin's device type field is its category (record::RangeCategory).
             const StringId cat = r.deviceType == uint8_t(record::RangeCategory::CpuOp) ? m_catOp
                                  : r.deviceType == uint8_t(record::RangeCategory::PythonFunction)
@@ -249,7 +272,7 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
             seen(end);
             break;
         }
-        case RecordType::Stack: // never on the wire: the sender keeps stacks to windows
+        case RecordType::Stack: // applied with the Begin before it
         case RecordType::OpInfo:
             break;
         }

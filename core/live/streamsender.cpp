@@ -478,9 +478,20 @@ void StreamSender::encodeRecords(State* s)
             size_t sent = 0;
             for (size_t k = 0; k < n; ++k) {
                 const record::Record& r = t.records[i + k];
-                // Call stacks (a with_stack profile recording while streaming) are not part of the
-                // live protocol.
-                if (r.type == record::RecordType::Stack) continue;
+                if (r.type == record::RecordType::Stack) {
+                    // Native stacks (deviceType 0) are return addresses of this process: only its
+                    // own maps can name them, which the window export does; they stay unsent.
+                    if (r.deviceType != 1) continue;
+                    // A "Call stack" text (protocol 1.2): its name is the text's id, sent as names are.
+                    WireRecord& w = s->scratch[sent++];
+                    w = WireRecord{};
+                    w.type = uint8_t(r.type);
+                    w.deviceType = 1;
+                    w.deviceIndex = -1;
+                    w.name = r.name;
+                    if (r.name != 0) s->defineName(r.name);
+                    continue;
+                }
                 WireRecord& w = s->scratch[sent++];
                 // An OpInfo's time and name fields hold ids: they travel as recorded.
                 const bool ids = r.type == record::RecordType::OpInfo;

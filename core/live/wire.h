@@ -15,7 +15,7 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the wire format is lit
 constexpr uint32_t kMagic = 0x564c534bu; // "KSLV" as bytes on the wire
 constexpr uint16_t kProtocolMajor = 1;
 // 1.1: Events may carry OpInfo records (operator ids, type 9) after a Begin.
-constexpr uint16_t kProtocolMinor = 1;
+constexpr uint16_t kProtocolMinor = 2;
 constexpr size_t kHeaderBytes = 8;
 // Larger frames are treated as garbage: no sender ever builds one (events are split far below).
 constexpr uint32_t kMaxFrameBytes = 16u << 20;

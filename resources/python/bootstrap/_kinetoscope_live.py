@@ -276,6 +276,7 @@ class _Live:
         self.torch = None
         self.nvtx = None
         self.observer = None
+        self.stack_hook = None
         self.observer_options = None
         self.tagger = None
         self.optimizers_seen = False
@@ -489,8 +490,8 @@ class _Live:
             self.log(1, "CUDA capture requested, but this torch sees no CUDA device")
         if self.mode == "native":
             self._start_observer()
-            if self.capture.get("stack"):
-                self.log(1, "stack capture needs windows mode (torch.profiler); native mode skips it")
+            if self.capture.get("stack") and self.observer is None:
+                self.log(1, "stack capture in native mode needs libkinetoscope_torch.so; skipped")
             if self.capture.get("memory") and self.observer is None:
                 self.log(1, "memory capture in native mode needs libkinetoscope_torch.so; skipped")
             elif self.capture.get("memory"):
@@ -563,6 +564,14 @@ class _Live:
                    "profile_memory": bool(self.capture.get("memory"))}
         if self.capture.get("shape_sampling"):
             options["shape_sampling"] = int(self.capture["shape_sampling"])
+        stacks = None
+        if self.capture.get("stack"):
+            stacks = self._load_package_file("pystacks")
+            if stacks is None:
+                self.log(1, "stack capture skipped: pystacks.py not loaded")
+            else:
+                options["with_stack"] = True
+                options["stack_prefixes"] = stacks.stack_prefixes()
         errors = []
         for path in self._observer_candidates(errors):
             try:
@@ -587,9 +596,35 @@ class _Live:
             self.observer = obs
             # kinetoscope.profile() in the same program keeps these on when it ends.
             self.observer_options = options
-            self.log(0, "aten ops recorded by %s%s" % (path, " (shapes)" if options["record_shapes"] else ""))
+            what = " (shapes)" if options["record_shapes"] else ""
+            if options.get("with_stack"):
+                obs.kstorch_stacks_enabled.restype = ctypes.c_int
+                if obs.kstorch_stacks_enabled():
+                    # Threads started from now on get their stacks too, as under kinetoscope.profile.
+                    self.stack_hook = stacks.ThreadHook(stacks.gil_library(path))
+                    self.stack_hook.set(True)
+                    what += " (Python stacks)"
+                else:
+                    self.log(1, "torch observer: Python stacks are not recorded in this interpreter")
+            self.log(0, "aten ops recorded by %s%s" % (path, what))
             return
         self.log(1, "torch observer not loaded, only module and step ranges: %s" % "; ".join(errors))
+
+    def _load_package_file(self, name):
+        """The package's module name.py, loaded from its file (the package stays out of the
+        program's imports), or None after logging why."""
+        import importlib.util
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        path = os.path.join(os.path.dirname(here), "kinetoscope", name + ".py")
+        try:
+            spec = importlib.util.spec_from_file_location("_kinetoscope_" + name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+        except Exception as e:
+            self.log(1, "%s: %s: %s" % (path, type(e).__name__, e))
+            return None
 
     def _start_tagger(self, torch):
         """Marks parameters, gradients, optimizer state and inputs for the memory categories (rule

@@ -10,7 +10,7 @@ import os
 import sys
 import threading
 
-from . import _lib, torchbuild
+from . import _lib, pystacks, torchbuild
 
 ABI_VERSION = torchbuild.KSTORCH_ABI
 _lock = threading.Lock()
@@ -113,12 +113,10 @@ def load():
 
 def _loaded(lib, where):
     global _obs, _obs_gil, path
-    gil = ctypes.PyDLL(lib._name)
-    gil.kstorch_stack_thread.argtypes = [ctypes.py_object]
-    gil.kstorch_stack_thread.restype = None
-    gil.kstorch_stack_module.argtypes = [ctypes.c_char_p, ctypes.c_int]
-    gil.kstorch_stack_module.restype = None
+    global _thread_hook
+    gil = pystacks.gil_library(lib._name)
     _obs, _obs_gil, path = lib, gil, where
+    _thread_hook = pystacks.ThreadHook(gil)
     return lib
 
 
@@ -133,38 +131,13 @@ def _live_options():
     return getattr(live, "observer_options", None)
 
 
-def stack_prefixes():
-    """File-name prefixes stripped from Python frames, as torch's python_tracer._prefix_regex()
-    computes them: the site and sys.path directories and torch's parent, longest first among
-    those that share a start."""
-    import site
-    raw = list(site.getsitepackages()) + list(sys.path) + [site.getuserbase(), site.getusersitepackages()]
-    torch = sys.modules.get("torch")
-    if getattr(torch, "__file__", None):
-        raw.append(os.path.dirname(os.path.dirname(torch.__file__)))
-    return [p + os.sep for p in sorted({os.path.abspath(p) for p in raw if isinstance(p, str)}, reverse=True)]
-
-
-_previous_thread_hook = None
-_thread_hook_set = False
-
-
-def _thread_hook(frame, _event, _arg):
-    # The first call in a thread started while Python stacks are recorded: the library replaces
-    # this hook with its own profile function on this thread (or removes it when no longer needed).
-    _obs_gil.kstorch_stack_thread(frame)
+stack_prefixes = pystacks.stack_prefixes
+_thread_hook = None  # pystacks.ThreadHook, once the library is loaded
 
 
 def _set_thread_hook(on):
-    global _previous_thread_hook, _thread_hook_set
-    if on and not _thread_hook_set:
-        _previous_thread_hook = getattr(threading, "getprofile", lambda: None)()
-        threading.setprofile(_thread_hook)
-        _thread_hook_set = True
-    elif not on and _thread_hook_set:
-        threading.setprofile(_previous_thread_hook)
-        _previous_thread_hook = None
-        _thread_hook_set = False
+    if _thread_hook is not None:
+        _thread_hook.set(on)
 
 
 def name_module_frame(name):
