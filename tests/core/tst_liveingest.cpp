@@ -344,6 +344,59 @@ private slots:
         QVERIFY2(QString::fromStdString(e).contains(QStringLiteral("protocol 1.0")), e.c_str());
     }
 
+    void callStacksBecomeTheOpsCallStackArg()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(7);
+        const std::string text = "<built-in method mm>;train.py(8): inner;train.py(12): outer";
+        QCOMPARE(feed(in, c, test::helloFrames(7, {{1, "aten::mm"}, {2, "aten::relu"}, {3, text}})),
+                 std::string());
+        auto stack = [](uint32_t name, uint8_t kind = 1) {
+            return WireRecord{0, uint8_t(RecordType::Stack), kind, -1, name, 0, 0};
+        };
+        const WireRecord opInfo{30, uint8_t(RecordType::OpInfo), 0, 0, 1, uint64_t(4), 0};
+        // An op with its stack and its autograd ids, an op with only a stack, one with neither; a
+        // Stack record of another kind (a native one) carries no text and is passed over.
+        QCOMPARE(feed(in, c,
+                      events({wireRecord(100, RecordType::Begin, 1, 0, 10), stack(3), opInfo,
+                              wireRecord(110, RecordType::Begin, 2, 0, 11), stack(0, 0), stack(3),
+                              wireRecord(120, RecordType::End), wireRecord(130, RecordType::End),
+                              wireRecord(140, RecordType::Begin, 2), wireRecord(150, RecordType::End)})),
+                 std::string());
+        const SliceTrack& s = threadTrack(t, kTid)->slices;
+        QCOMPARE(s.size(), size_t(3));
+        QCOMPARE(s.start(1), in.toTrace(110)); // stack records take no time
+        QCOMPARE(t.args().get(s.args(0), "Call stack").text, std::string_view(text));
+        QCOMPARE(t.args().get(s.args(0), "Record function id").i, int64_t(30)); // its OpInfo still found
+        QCOMPARE(t.args().get(s.args(0), "Sequence number").i, int64_t(4));
+        QCOMPARE(t.args().get(s.args(1), "Call stack").text, std::string_view(text));
+        QCOMPARE(t.args().get(s.args(1), "External id").i, int64_t(11));
+        QVERIFY(!t.args().has(s.args(2), "Call stack"));
+        // A stack naming a string never defined ends the stream.
+        const std::string e = feed(in, c, events({wireRecord(200, RecordType::Begin, 1), stack(9)}));
+        QVERIFY2(QString::fromStdString(e).contains(QStringLiteral("string id 9 was never defined")),
+                 e.c_str());
+    }
+
+    void callStacksFromAVersion11SenderAreRefused()
+    {
+        Trace t;
+        LiveIngest in(t);
+        const auto c = in.open(1);
+        std::string b;
+        HelloFrame h;
+        h.pid = 1;
+        h.minor = 1;
+        encodeHello(b, h);
+        encodeStrings(b, {{1, "aten::mm"}, {2, "a.py(1): f"}});
+        QCOMPARE(feed(in, c, b), std::string());
+        const std::string e = feed(in, c,
+                                   events({wireRecord(30, RecordType::Begin, 1, 0, 4),
+                                           WireRecord{0, uint8_t(RecordType::Stack), 1, -1, 2, 0, 0}}));
+        QVERIFY2(QString::fromStdString(e).contains(QStringLiteral("protocol 1.1 sender")), e.c_str());
+    }
+
     void windowsArePlacedByTheirStepAnchors()
     {
         QTemporaryDir dir;
