@@ -58,6 +58,18 @@ def python_frames(e):
 check(relu and all(python_frames(e)[:1] and python_frames(e)[0].endswith(": outer_layer") for e in relu),
       "aten::relu not called from outer_layer")
 
+# Module calls: named in the stacks as torch names them, and recorded once as python_function
+# ranges (by the observer under with_stack, by the bootstrap's hooks without).
+linear = [e for e in with_stack if e["name"] == "aten::linear"]
+check(len(linear) == steps and all("nn.Module: Linear_0" in python_frames(e) or
+                                   "nn.Module: Linear_0" in e["args"].get("Call stack", "").split(";")
+                                   for e in linear), f"aten::linear stacks: {[e['args'].get('Call stack') for e in linear[:1]]}")
+def module_ranges(path):
+    events = json.load(open(path))["traceEvents"]
+    return [e for e in events if e.get("cat") == "python_function" and e["name"] == "nn.Module: Linear"]
+for path in sys.argv[1:3]:
+    check(len(module_ranges(path)) == steps, f"{len(module_ranges(path))} nn.Module: Linear ranges in {path}")
+
 without = ops(sys.argv[2])
 check(any(e["name"] == "aten::mm" for e in without), "no aten::mm without stack")
 check(not any("Call stack" in e.get("args", {}) for e in without), "an op has a Call stack without stack capture")

@@ -277,6 +277,8 @@ class _Live:
         self.nvtx = None
         self.observer = None
         self.stack_hook = None
+        # The observer records module calls itself (with_stack, Python 3.11+): no hooks' ranges.
+        self.native_modules = False
         self.observer_options = None
         self.tagger = None
         self.optimizers_seen = False
@@ -446,6 +448,8 @@ class _Live:
         live = self
 
         def before(mod, inputs):
+            if live.native_modules:
+                return
             stack = getattr(live.tls, "stack", None)
             if stack is None:
                 stack = live.tls.stack = []
@@ -599,7 +603,9 @@ class _Live:
             what = " (shapes)" if options["record_shapes"] else ""
             if options.get("with_stack"):
                 obs.kstorch_stacks_enabled.restype = ctypes.c_int
-                if obs.kstorch_stacks_enabled():
+                stacks_mode = obs.kstorch_stacks_enabled()
+                self.native_modules = stacks_mode == 2
+                if stacks_mode:
                     # Threads started from now on get their stacks too, as under kinetoscope.profile.
                     self.stack_hook = stacks.ThreadHook(stacks.gil_library(path))
                     self.stack_hook.set(True)

@@ -20,8 +20,10 @@ def in_thread(x, w):
 def main(steps):
     x = torch.randn(8, 16)
     w = torch.randn(16, 16)
+    model = torch.nn.Linear(16, 16)
     for _ in range(steps):
         outer_layer(x, w)
+        model(x)
     t = threading.Thread(target=in_thread, args=(x, w))
     t.start()
     t.join()
