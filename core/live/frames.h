@@ -34,7 +34,8 @@ struct HelloFrame {
 // Complete events `a` is the end time in monotonic ns. An OpInfo record (protocol 1.1) follows the
 // Begin of its operator and keeps the recorder's layout: timeNs = record function id, name = torch's
 // number for the recording thread (not a string id), a = sequence number (-1 none), b = forward
-// thread id.
+// thread id. A Stack record (protocol 1.2) comes between them: deviceType 1, name = the string id of
+// its "Call stack" text, no time.
 struct WireRecord {
     int64_t timeNs;
     uint8_t type; // record::RecordType
