@@ -195,15 +195,19 @@ private slots:
         encodeEvents(ev, 1, &r, 1);
         QVERIFY(!decodeEvents(std::string_view(ev).substr(kHeaderBytes), tid, recs, error));
         QVERIFY(QString::fromStdString(error).contains(QStringLiteral("unknown event type 42")));
-        // Operator ids (9) travel since 1.1; call stacks (8) never do.
-        r.type = 9;
-        ev.clear();
-        encodeEvents(ev, 1, &r, 1);
-        QVERIFY(decodeEvents(std::string_view(ev).substr(kHeaderBytes), tid, recs, error));
-        r.type = 8;
-        ev.clear();
-        encodeEvents(ev, 1, &r, 1);
-        QVERIFY(!decodeEvents(std::string_view(ev).substr(kHeaderBytes), tid, recs, error));
+        // Operator ids (9) travel since 1.1, call stacks (8) since 1.2; 0 and 10 are no type.
+        for (uint8_t type : {9, 8}) {
+            r.type = type;
+            ev.clear();
+            encodeEvents(ev, 1, &r, 1);
+            QVERIFY(decodeEvents(std::string_view(ev).substr(kHeaderBytes), tid, recs, error));
+        }
+        for (uint8_t type : {0, 10}) {
+            r.type = type;
+            ev.clear();
+            encodeEvents(ev, 1, &r, 1);
+            QVERIFY(!decodeEvents(std::string_view(ev).substr(kHeaderBytes), tid, recs, error));
+        }
     }
 
     void stepsCountLikeKinetoStepTracker()
