@@ -76,7 +76,9 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
     m_stack = new QCheckBox(QStringLiteral("Stacks"), this);
     m_memory->setToolTip(QStringLiteral("Allocations, with parameters, gradients, optimizer state and inputs "
                                         "marked for the memory categories"));
-    m_stack->setToolTip(QStringLiteral("Stacks come from torch.profiler windows"));
+    m_stack->setToolTip(
+        QStringLiteral("Python call stacks of the ops: from the torch observer in native mode, "
+                       "from torch.profiler's with_stack in windows mode"));
     auto* captures = new QWidget(this);
     auto* ch = new QHBoxLayout(captures);
     ch->setContentsMargins(0, 0, 0, 0);
@@ -148,8 +150,6 @@ void LaunchDialog::updateModeWidgets()
 {
     const bool windows = m_mode->currentIndex() == 1;
     m_scheduleRow->setEnabled(windows);
-    // Native mode records allocations through the torch observer too; stacks need torch.profiler.
-    m_stack->setEnabled(windows);
 }
 
 live::LaunchRequest LaunchDialog::request() const
