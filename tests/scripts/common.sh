@@ -18,3 +18,15 @@ marks = [e["name"] for e in ev if e.get("ph") == "i"]
 exec(sys.argv[2])
 PY
 }
+
+# need_torch_observer: the torch tests' start. PY is Debian's python3; the test is skipped (exit 0)
+# when it cannot import torch, and fails when libkinetoscope_torch.so was not built beside it.
+need_torch_observer() {
+    PY=/usr/bin/python3
+    if ! "$PY" -c "import torch" >/dev/null 2>&1; then
+        echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
+        exit 0
+    fi
+    [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] ||
+        fail "libkinetoscope_torch.so not built (libtorch-dev missing?)"
+}

@@ -7,13 +7,8 @@
 # OPTIMIZER_STATE at Adam's state after the first step, INPUT holds at least a batch.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-    exit 0
-fi
 . "$(dirname "$0")/common.sh"
-[ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built"
+need_torch_observer
 
 "$KS_BIN" record --capture cpu,memory -o "$work/mem.pt.trace.json" -- \
     "$PY" "$KS_SOURCE_DIR/tests/data/live/train_memory.py" "$work/expected.json" \

@@ -4,13 +4,8 @@
 # the script starts; without stack, no op carries one.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" 2>/dev/null; then
-    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-    exit 0
-fi
 . "$(dirname "$0")/common.sh"
-[ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built"
+need_torch_observer
 script="$KS_SOURCE_DIR/tests/data/live/nested_calls.py"
 steps=3
 

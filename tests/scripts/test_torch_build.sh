@@ -8,14 +8,9 @@
 # Skips only when /usr/bin/python3 cannot import torch.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-    exit 0
-fi
 . "$(dirname "$0")/common.sh"
+need_torch_observer
 prebuilt="$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so"
-[ -f "$prebuilt" ] || fail "libkinetoscope_torch.so not built (libtorch-dev missing?)"
 [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.json" ] || fail "the prebuilt library has no sidecar"
 cd "$work"
 

@@ -4,13 +4,8 @@
 # module's aten ops inside it; without with_modules / with_stack there are none.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-    exit 0
-fi
 . "$(dirname "$0")/common.sh"
-[ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built"
+need_torch_observer
 KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" \
 KINETOSCOPE_TORCH_LIB="$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" \
 PYTHONPATH="$KS_SOURCE_DIR/resources/python" \

@@ -7,13 +7,8 @@
 # /usr/bin/python3 cannot import torch.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-    exit 0
-fi
 . "$(dirname "$0")/common.sh"
-[ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built (libtorch-dev missing?)"
+need_torch_observer
 cd "$work"
 "$PY" "$KS_SOURCE_DIR/tests/scripts/torch_parity.py" torch torch.json 2>"$work/torch.err" || { cat "$work/torch.err"; fail "torch run"; }
 KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" \

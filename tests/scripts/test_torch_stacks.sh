@@ -11,13 +11,8 @@
 # second profile, removal at stop). Skips only when /usr/bin/python3 cannot import torch.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-    exit 0
-fi
 . "$(dirname "$0")/common.sh"
-[ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built (libtorch-dev missing?)"
+need_torch_observer
 cd "$work"
 # The script names its own frames by file name: run it from a copy in the work directory, as both
 # profilers then strip nothing from it.
