@@ -525,9 +525,9 @@ class _Live:
             yield os.path.join(os.path.dirname(os.path.dirname(real)), "torch", "libkinetoscope_torch.so"), False
 
     def _observer_candidates(self, errors):
-        """Libraries built for the running torch: a prebuilt one whose sidecar matches it, else one
-        built on first use (the package's torchbuild.py, loaded from its file: the package stays out
-        of the program's imports)."""
+        """Libraries built for the running torch, each with the kstorch ABI it must report: a
+        prebuilt one whose sidecar matches it, else one built on first use (the package's
+        torchbuild.py, loaded from its file: the package stays out of the program's imports)."""
         import importlib.util
 
         here = os.path.dirname(os.path.abspath(__file__))
@@ -550,13 +550,13 @@ class _Live:
                     sidecar = os.path.join(os.path.dirname(candidate), tb.SIDECAR)
                     why = None if explicit and not os.path.exists(sidecar) else str(e)
                 if why is None:
-                    yield candidate
+                    yield candidate, tb.KSTORCH_ABI
                 else:
                     errors.append("%s: %s" % (candidate, why))
         kslib = os.environ.get("KINETOSCOPE_LIB") or getattr(self.lib, "_name", None)
         built, why = tb.ensure(running, tb.KSTORCH_ABI, kslib)
         if built is not None:
-            yield built
+            yield built, tb.KSTORCH_ABI
         else:
             errors.append(why)
 
@@ -577,15 +577,15 @@ class _Live:
                 options["with_stack"] = True
                 options["stack_prefixes"] = stacks.stack_prefixes()
         errors = []
-        for path in self._observer_candidates(errors):
+        for path, abi in self._observer_candidates(errors):
             try:
                 obs = ctypes.CDLL(path)
             except OSError as e:
                 errors.append("%s: %s" % (path, e))
                 continue
             obs.kstorch_abi_version.restype = ctypes.c_int
-            if obs.kstorch_abi_version() != 2:
-                errors.append("%s: ABI %d, expected 2" % (path, obs.kstorch_abi_version()))
+            if obs.kstorch_abi_version() != abi:
+                errors.append("%s: ABI %d, expected %d" % (path, obs.kstorch_abi_version(), abi))
                 continue
             obs.kstorch_enable.argtypes = [ctypes.c_char_p]
             obs.kstorch_enable.restype = ctypes.c_int
