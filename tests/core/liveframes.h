@@ -7,6 +7,7 @@
 #include "core/live/liveingest.h"
 #include "core/record/recordtypes.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,12 +27,15 @@ inline std::string feedFrames(live::LiveIngest& in, live::LiveIngest::ConnId c, 
 }
 
 // A Hello from program "target" with the given pid, then a Strings frame defining `strings`.
-inline std::string helloFrames(uint32_t pid, const std::vector<std::pair<uint32_t, std::string>>& strings)
+// minor: the sender's protocol minor version (older senders' streams); default the current one.
+inline std::string helloFrames(uint32_t pid, const std::vector<std::pair<uint32_t, std::string>>& strings,
+                               std::optional<uint16_t> minor = std::nullopt)
 {
     std::string b;
     live::HelloFrame h;
     h.pid = pid;
     h.program = "target";
+    if (minor) h.minor = *minor;
     live::encodeHello(b, h);
     live::encodeStrings(b, strings);
     return b;

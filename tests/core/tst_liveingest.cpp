@@ -327,13 +327,7 @@ private slots:
         Trace t;
         LiveIngest in(t);
         const auto c = in.open(1);
-        std::string b;
-        HelloFrame h;
-        h.pid = 1;
-        h.minor = 0;
-        encodeHello(b, h);
-        encodeStrings(b, {{1, "aten::mm"}});
-        QCOMPARE(feed(in, c, b), std::string());
+        QCOMPARE(feed(in, c, test::helloFrames(1, {{1, "aten::mm"}}, 0)), std::string());
         // Without operator ids a 1.0 stream is read as before.
         QCOMPARE(feed(in, c,
                       events({wireRecord(10, RecordType::Begin, 1, 0, 3), wireRecord(20, RecordType::End)})),
@@ -384,13 +378,7 @@ private slots:
         Trace t;
         LiveIngest in(t);
         const auto c = in.open(1);
-        std::string b;
-        HelloFrame h;
-        h.pid = 1;
-        h.minor = 1;
-        encodeHello(b, h);
-        encodeStrings(b, {{1, "aten::mm"}, {2, "a.py(1): f"}});
-        QCOMPARE(feed(in, c, b), std::string());
+        QCOMPARE(feed(in, c, test::helloFrames(1, {{1, "aten::mm"}, {2, "a.py(1): f"}}, 1)), std::string());
         const std::string e = feed(in, c,
                                    events({wireRecord(30, RecordType::Begin, 1, 0, 4),
                                            WireRecord{0, uint8_t(RecordType::Stack), 1, -1, 2, 0, 0}}));
