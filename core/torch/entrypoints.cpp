@@ -8,7 +8,8 @@
 
 #define KSTORCH_API extern "C" __attribute__((visibility("default")))
 // Also written into the sidecar libkinetoscope_torch.json by the build (core/torch/CMakeLists.txt).
-#define KSTORCH_ABI_VERSION 2
+// 3: kstorch_enable takes "key=value" lines (ObserverOptions::parse), no longer JSON.
+#define KSTORCH_ABI_VERSION 3
 
 namespace {
 thread_local std::string t_error;
@@ -25,13 +26,13 @@ KSTORCH_API const char* kstorch_last_error(void)
     return t_error.c_str();
 }
 
-// options_json: see ObserverOptions::parse. A warning (profile_memory unavailable) leaves the
+// options: see ObserverOptions::parse. A warning (profile_memory unavailable) leaves the
 // observer enabled, returns 1 and sets kstorch_last_error().
-KSTORCH_API int kstorch_enable(const char* options_json)
+KSTORCH_API int kstorch_enable(const char* options)
 {
     t_error.clear();
     ks::torchobs::ObserverOptions o;
-    if (!o.parse(options_json ? options_json : "", &t_error)) return -1;
+    if (!o.parse(options ? options : "", &t_error)) return -1;
     if (!ks::torchobs::Observer::instance().enable(o, &t_error)) return -1;
     return t_error.empty() ? 0 : 1;
 }

@@ -1,24 +1,10 @@
 #include "observeroptions.h"
 
-#include <nlohmann/json.hpp>
+#include <charconv>
 
 namespace ks::torchobs {
 
 namespace {
-
-std::vector<std::string> prefixes(const nlohmann::json& j, const char* key)
-{
-    std::vector<std::string> out;
-    if (!j.contains(key)) return out;
-    const nlohmann::json& v = j.at(key);
-    if (v.is_string()) {
-        out.push_back(v.get<std::string>());
-        return out;
-    }
-    for (const nlohmann::json& e : v)
-        out.push_back(e.get<std::string>());
-    return out;
-}
 
 bool startsWithAny(std::string_view s, const std::vector<std::string>& list)
 {
@@ -27,28 +13,60 @@ bool startsWithAny(std::string_view s, const std::vector<std::string>& list)
     return false;
 }
 
+bool parseBool(std::string_view v, bool* out)
+{
+    if (v != "0" && v != "1") return false;
+    *out = v == "1";
+    return true;
+}
+
 } // namespace
 
-bool ObserverOptions::parse(std::string_view json, std::string* error)
+// A line format rather than JSON: this file is compiled on users' machines against their torch
+// (resources/python/kinetoscope/torchbuild.py), where only a compiler and torch's headers can be
+// counted on, so it needs no parser library. The producer is our own Python (options_text()).
+bool ObserverOptions::parse(std::string_view text, std::string* error)
 {
     *this = {};
-    if (json.empty()) return true;
-    try {
-        const nlohmann::json j = nlohmann::json::parse(json);
-        if (!j.is_object()) throw std::runtime_error("options must be a JSON object");
-        recordShapes = j.value("record_shapes", false);
-        profileMemory = j.value("profile_memory", false);
-        const int64_t every = j.value("shape_sampling", int64_t(1));
-        if (every < 1) throw std::runtime_error("shape_sampling must be >= 1");
-        shapeEvery = uint32_t(std::min<int64_t>(every, UINT32_MAX));
-        include = prefixes(j, "include");
-        exclude = prefixes(j, "exclude");
-        withStack = j.value("with_stack", false);
-        stackPrefixes = prefixes(j, "stack_prefixes");
-    } catch (const std::exception& e) {
-        if (error) *error = e.what();
+    auto failWith = [&](std::string message) {
+        if (error) *error = std::move(message);
         *this = {};
         return false;
+    };
+    size_t lineNo = 0;
+    while (!text.empty()) {
+        const size_t nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        ++lineNo;
+        if (line.empty()) continue;
+        const size_t eq = line.find('=');
+        if (eq == std::string_view::npos)
+            return failWith("options line " + std::to_string(lineNo) + ": no '=' in it");
+        const std::string_view key = line.substr(0, eq);
+        const std::string_view value = line.substr(eq + 1);
+        bool ok = true;
+        if (key == "record_shapes")
+            ok = parseBool(value, &recordShapes);
+        else if (key == "profile_memory")
+            ok = parseBool(value, &profileMemory);
+        else if (key == "with_stack")
+            ok = parseBool(value, &withStack);
+        else if (key == "shape_sampling") {
+            int64_t every = 0;
+            const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), every);
+            if (ec != std::errc() || end != value.data() + value.size() || every < 1)
+                return failWith("shape_sampling must be an integer >= 1");
+            shapeEvery = uint32_t(std::min<int64_t>(every, UINT32_MAX));
+        } else if (key == "include")
+            include.emplace_back(value);
+        else if (key == "exclude")
+            exclude.emplace_back(value);
+        else if (key == "stack_prefix")
+            stackPrefixes.emplace_back(value);
+        else
+            return failWith("unknown option '" + std::string(key) + "'");
+        if (!ok) return failWith("option '" + std::string(key) + "' must be 0 or 1");
     }
     return true;
 }

@@ -7,7 +7,7 @@
 
 namespace ks::torchobs {
 
-// What the observer records; parsed from the JSON given to kstorch_enable().
+// What the observer records; parsed from the text given to kstorch_enable().
 struct ObserverOptions {
     // "Input Dims", "Input type" and "Concrete Inputs" of operators (torch's record_shapes).
     bool recordShapes = false;
@@ -25,10 +25,10 @@ struct ObserverOptions {
     bool withStack = false;
     std::vector<std::string> stackPrefixes;
 
-    // {"record_shapes": bool, "profile_memory": bool, "shape_sampling": n, "include": [..],
-    //  "exclude": [..], "with_stack": bool, "stack_prefixes": [..]}; every key optional. False with a message
-    //  on a bad document.
-    bool parse(std::string_view json, std::string* error);
+    // One "key=value" line per option, every one optional: record_shapes, profile_memory and
+    // with_stack (0 or 1), shape_sampling (n >= 1), and include, exclude and stack_prefix, one line
+    // per prefix (a prefix holds no newline). False with a message on a bad line or unknown key.
+    bool parse(std::string_view text, std::string* error);
     bool wants(std::string_view opName) const;
 };
 

@@ -19,14 +19,38 @@ exec(sys.argv[2])
 PY
 }
 
-# need_torch_observer: the torch tests' start. PY is Debian's python3; the test is skipped (exit 0)
-# when it cannot import torch, and fails when libkinetoscope_torch.so was not built beside it.
+# need_torch_observer: the torch tests' start. Each of them is registered twice (tests/CMakeLists.txt):
+# once for Debian 12's torch 1.13 and once, as NAME_torch2 with KS_TORCH=2, for the current torch of
+# packaging/torch-env.sh (torch 2.14 from Debian sid, entered with chroot). PY runs that torch's
+# python3; TORCH_VERSION is its version, TORCH_MAJOR the major one. Under 1.13 the test is skipped (exit 0) when Debian's
+# python3 cannot import torch; under 2.x it is skipped (exit 77, ctest's "Skipped") with the reason
+# on one line when the environment cannot be made here (no root, no archive). Both fail when
+# libkinetoscope_torch.so was not built.
 need_torch_observer() {
-    PY=/usr/bin/python3
-    if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-        echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-        exit 0
+    if [ "${KS_TORCH:-1}" = 2 ]; then
+        env_sh="$KS_SOURCE_DIR/packaging/torch-env.sh"
+        status=0
+        "$env_sh" ensure || status=$?
+        [ "$status" = 0 ] || { echo "SKIP: the torch 2.x environment cannot be made here (above)"; exit 77; }
+        mkdir -p "$work/torch2"
+        PY="$work/torch2/python3"
+        # The first-use observer builds go to the build tree, so that a changed source is rebuilt
+        # there and never found stale in a cache another checkout filled.
+        : "${KINETOSCOPE_CACHE_DIR:=$KS_BINARY_DIR/torch2-cache}"
+        export KINETOSCOPE_CACHE_DIR
+        printf '#!/bin/sh\nexec "%s" run --bind "%s" -- python3 "$@"\n' "$env_sh" "$work" >"$PY"
+        chmod +x "$PY"
+    else
+        PY=/usr/bin/python3
+        if ! "$PY" -c "import torch" >/dev/null 2>&1; then
+            echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
+            exit 0
+        fi
     fi
     [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] ||
         fail "libkinetoscope_torch.so not built (libtorch-dev missing?)"
+    TORCH_VERSION="$("$PY" -c "import torch; print(torch.__version__)" 2>/dev/null)" ||
+        fail "$PY cannot import torch"
+    TORCH_MAJOR="${TORCH_VERSION%%.*}"
+    echo "torch: $TORCH_VERSION ($PY)"
 }

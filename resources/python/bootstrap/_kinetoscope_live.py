@@ -432,7 +432,7 @@ class _Live:
         if self.observer is None or not options or not options.get("profile_memory"):
             return
         options = dict(options, profile_memory=False)
-        self.observer.kstorch_enable(json.dumps(options).encode())
+        self.observer.kstorch_enable(self.torchbuild.options_text(options))
         self.observer_options = options
         self.tagger = None
         self.log(1, "the script runs torch's profiler itself: allocations are no longer recorded natively "
@@ -537,6 +537,7 @@ class _Live:
             tb = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(tb)
             running = tb.running_torch()
+            self.torchbuild = tb
         except Exception as e:
             errors.append("%s: %s: %s" % (path, type(e).__name__, e))
             return
@@ -590,7 +591,7 @@ class _Live:
             obs.kstorch_enable.argtypes = [ctypes.c_char_p]
             obs.kstorch_enable.restype = ctypes.c_int
             obs.kstorch_last_error.restype = ctypes.c_char_p
-            rc = obs.kstorch_enable(json.dumps(options).encode())
+            rc = obs.kstorch_enable(self.torchbuild.options_text(options))
             message = obs.kstorch_last_error().decode("utf-8", "replace")
             if rc < 0:
                 self.log(1, "torch observer: %s" % message)

@@ -24,13 +24,33 @@ import tempfile
 import time
 
 # kstorch_abi_version() of the library this package drives (core/torch/entrypoints.cpp).
-KSTORCH_ABI = 2
+KSTORCH_ABI = 3
 LIBRARY = "libkinetoscope_torch.so"
 SIDECAR = "libkinetoscope_torch.json"
 SOURCES = ("entrypoints.cpp", "inputformat.cpp", "memoryreporter.cpp", "observer.cpp",
            "observeroptions.cpp", "pyapi.cpp", "pystack.cpp")
 # A compile that has not finished by then is stuck (a loaded 2-core machine takes about a minute).
 BUILD_TIMEOUT_S = 1800
+
+
+def options_text(options):
+    """The observer's options (record_shapes, profile_memory, with_stack, shape_sampling, include,
+    exclude, stack_prefixes) as kstorch_enable() takes them: "key=value" lines, one per list item
+    (core/torch/observeroptions.h). Bytes."""
+    lines = []
+    for key in ("record_shapes", "profile_memory", "with_stack"):
+        if key in options:
+            lines.append(f"{key}={int(bool(options[key]))}")
+    if options.get("shape_sampling") is not None:
+        lines.append(f"shape_sampling={int(options['shape_sampling'])}")
+    for key, line_key in (("include", "include"), ("exclude", "exclude"), ("stack_prefixes", "stack_prefix")):
+        values = options.get(key) or ()
+        for v in ([values] if isinstance(values, str) else values):
+            v = str(v)
+            if "\n" in v or "\r" in v:
+                raise ValueError(f"{key}: a prefix with a line break: {v!r}")
+            lines.append(f"{line_key}={v}")
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def build_mode():
@@ -122,14 +142,22 @@ def sources():
     return None
 
 
-def _cached(directory, running, abi):
+def _cached(directory, running, abi, digest):
+    """The cached library when its sidecar matches the running torch and, where the sources are
+    here to compare, was built from these sources (a newer Kinetoscope's sources with an older
+    build in the cache are built again)."""
     library = os.path.join(directory, LIBRARY)
     if not os.path.exists(library):
         return None
     try:
-        return library if mismatch(read_sidecar(library), running, abi) is None else None
+        sidecar = read_sidecar(library)
     except ValueError:
         return None
+    if mismatch(sidecar, running, abi) is not None:
+        return None
+    if digest is not None and sidecar.get("sources") != digest:
+        return None
+    return library
 
 
 def _torch_paths():
@@ -163,7 +191,9 @@ def ensure(running, abi, kinetoscope_lib, say=None):
             print(line, file=sys.stderr, flush=True)
     version = running["torch_version"]
     directory = cache_dir(running, abi)
-    found = _cached(directory, running, abi)
+    src = sources()
+    digest = _sources_digest(src) if src else None
+    found = _cached(directory, running, abi, digest)
     if found:
         return found, None
 
@@ -177,7 +207,6 @@ def ensure(running, abi, kinetoscope_lib, say=None):
     cxx = shlex.split(os.environ.get("CXX") or "c++")
     if not cxx or shutil.which(cxx[0]) is None:
         return give_up(f"no C++ compiler ({cxx[0] if cxx else 'CXX'} not found; set CXX)")
-    src = sources()
     if src is None:
         return give_up("the observer's sources are not installed (share/kinetoscope/torch-observer)")
     if not kinetoscope_lib or not os.path.exists(kinetoscope_lib):
@@ -192,7 +221,7 @@ def ensure(running, abi, kinetoscope_lib, say=None):
 
         # Another process building the same library: wait for it, then use its result.
         fcntl.flock(lock, fcntl.LOCK_EX)
-        found = _cached(directory, running, abi)
+        found = _cached(directory, running, abi, digest)
         if found:
             return found, None
         # A failed build is not retried by every process (each try costs a minute) until the
@@ -204,7 +233,7 @@ def ensure(running, abi, kinetoscope_lib, say=None):
                 if f.read() == stamp and build_mode() != "force":
                     return give_up("an earlier build failed (KINETOSCOPE_TORCH_BUILD=force retries)",
                                    os.path.join(directory, "build.log"))
-        path, why = _build(running, abi, kinetoscope_lib, directory, src, cxx, say, give_up)
+        path, why = _build(running, abi, kinetoscope_lib, directory, src, digest, cxx, say, give_up)
         with contextlib.suppress(OSError):
             if path is None:
                 _write_atomic(failed, stamp)
@@ -213,11 +242,26 @@ def ensure(running, abi, kinetoscope_lib, say=None):
         return path, why
 
 
+def _sources_digest(src):
+    """SHA-256 of the observer's sources and headers as found (sources())."""
+    import hashlib
+    h = hashlib.sha256()
+    srcdir, includes = src
+    files = [os.path.join(srcdir, s) for s in SOURCES]
+    for d in dict.fromkeys([srcdir] + list(includes)):
+        with contextlib.suppress(OSError):
+            files += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".h"))
+    for f in dict.fromkeys(files):
+        with contextlib.suppress(OSError), open(f, "rb") as fh:
+            h.update(os.path.basename(f).encode() + b"\0" + fh.read() + b"\0")
+    return h.hexdigest()
+
+
 def _sources_stamp(src):
     return json.dumps([[s, os.stat(os.path.join(src[0], s)).st_mtime_ns] for s in SOURCES])
 
 
-def _build(running, abi, kinetoscope_lib, directory, src, cxx, say, give_up):
+def _build(running, abi, kinetoscope_lib, directory, src, digest, cxx, say, give_up):
     version = running["torch_version"]
     log = os.path.join(directory, "build.log")
     jobs = max(1, min(len(SOURCES), os.cpu_count() or 1))
@@ -258,7 +302,8 @@ def _build(running, abi, kinetoscope_lib, directory, src, cxx, say, give_up):
         # No torch_lib_dir: the library names torch's libraries by their sonames, which the torch
         # of any process reaching here has already loaded, so another environment with the same
         # torch (a second venv) reuses this build rather than rebuilding it over and over.
-        sidecar = {"torch_version": version, "cxx11_abi": running["cxx11_abi"], "kstorch_abi": abi}
+        sidecar = {"torch_version": version, "cxx11_abi": running["cxx11_abi"], "kstorch_abi": abi,
+                   "sources": digest}
         # Written last: a library without its sidecar is never taken for a finished build.
         _write_atomic(os.path.join(directory, SIDECAR), json.dumps(sidecar) + "\n")
         return library, None

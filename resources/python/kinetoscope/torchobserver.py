@@ -5,7 +5,6 @@ its windows); each acquire() returns a token, and the observer runs with the uni
 holders asked for until the last one releases it.
 """
 import ctypes
-import json
 import os
 import sys
 import threading
@@ -186,7 +185,7 @@ def _apply():
         del merged["shape_sampling"]
     if merged["with_stack"]:
         merged["stack_prefixes"] = stack_prefixes()
-    rc = _obs.kstorch_enable(json.dumps(merged).encode("utf-8"))
+    rc = _obs.kstorch_enable(torchbuild.options_text(merged))
     message = _obs.kstorch_last_error().decode("utf-8", "replace")
     if rc < 0:
         raise RuntimeError("kinetoscope torch observer: " + message)
