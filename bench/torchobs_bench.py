@@ -17,8 +17,10 @@ there, kinetoscope its trace), divided by the ops recorded per step (counted by 
 hot loop is timed in thread CPU time, loop + stop() in wall time.
 """
 import argparse
+import os
 import statistics
 import sys
+import tempfile
 import time
 
 import torch
@@ -33,6 +35,7 @@ p.add_argument("--width", type=int, default=8)
 p.add_argument("--depth", type=int, default=12)
 p.add_argument("--model", choices=("mlp", "smallops"), default="mlp")
 args = p.parse_args()
+export_path = os.path.join(tempfile.mkdtemp(prefix="torchobs_bench."), "trace.json")
 
 torch.manual_seed(0)
 torch.set_num_threads(1)
@@ -76,7 +79,9 @@ train_step = mlp_step if args.model == "mlp" else smallops_step
 def run(make):
     """The loop's CPU seconds on this thread (everything runs on it: one intra-op thread, CPU
     autograd runs on the caller), which a machine shared with other work disturbs less than wall
-    time; and the wall seconds of loop + stop() (kinetoscope builds its trace on several threads)."""
+    time; the wall seconds of loop + stop() (kinetoscope builds its trace on several threads); and
+    those of the whole window: loop + stop() + export_chrome_trace() (what a profiled run pays for
+    the file it wants)."""
     prof = make()
     if prof is not None:
         prof.__enter__()
@@ -88,7 +93,10 @@ def run(make):
     if prof is not None:
         prof.__exit__(None, None, None)
     w2 = time.perf_counter()
-    return t1 - t0, w2 - w0, prof
+    if prof is not None and hasattr(prof, "export_chrome_trace"):
+        prof.export_chrome_trace(export_path)
+    w3 = time.perf_counter()
+    return t1 - t0, w2 - w0, w3 - w0, prof
 
 
 CPU = torch.profiler.ProfilerActivity.CPU
@@ -117,7 +125,7 @@ class _Idle:
         kinetoscope.torchobserver.release(self.token)
 
 # Ops per step, and a check that the observer is recording them.
-_, _, prof = run(configs["kinetoscope"])
+_, _, _, prof = run(configs["kinetoscope"])
 ops = sum(e.count for e in prof.key_averages() if e.key.startswith(("aten::", "autograd::")) or
           e.key.endswith("Backward0") or e.key == "torch::autograd::AccumulateGrad")
 if ops == 0:
@@ -127,26 +135,31 @@ ops_per_step = ops / args.iters
 
 hot = {k: [] for k in configs}
 total = {k: [] for k in configs}
+window = {k: [] for k in configs}
 for _ in range(args.rounds):
     for name, make in configs.items():
-        h, t, _ = run(make)
+        h, t, w, _ = run(make)
         hot[name].append(h)
         total[name].append(t)
+        window[name].append(w)
 
 base_hot = statistics.median(hot["none"])
 base_total = statistics.median(total["none"])
+base_window = statistics.median(window["none"])
 print(f"model {args.model}: torch {torch.__version__}, {ops_per_step:.0f} ops per step, {args.iters} steps x {args.rounds} rounds "
       f"(median); unprofiled {base_hot / args.iters / ops_per_step * 1e9:.0f} ns per op")
-print(f"{'profiler':<20}{'hot ns/op (CPU)':>16}{'with stop ns/op (wall)':>24}")
+print(f"{'profiler':<20}{'hot ns/op (CPU)':>16}{'with stop ns/op (wall)':>24}{'+ export ns/op (wall)':>24}")
 per_op = {}
 for name in configs:
     if name == "none":
         continue
     h = (statistics.median(hot[name]) - base_hot) / args.iters / ops_per_step * 1e9
     t = (statistics.median(total[name]) - base_total) / args.iters / ops_per_step * 1e9
-    per_op[name] = (h, t)
-    print(f"{name:<20}{h:>16.0f}{t:>24.0f}")
+    w = (statistics.median(window[name]) - base_window) / args.iters / ops_per_step * 1e9
+    per_op[name] = (h, t, w)
+    print(f"{name:<20}{h:>16.0f}{t:>24.0f}{w:>24.0f}")
 for suffix in ("", " shapes", " stack"):
-    th, tt = per_op["torch" + suffix]
-    kh, kt = per_op["kinetoscope" + suffix]
-    print(f"ratio kinetoscope/torch{suffix or ' (no shapes)'}: hot {kh / th:.2f}, with stop {kt / tt:.2f}")
+    th, tt, tw = per_op["torch" + suffix]
+    kh, kt, kw = per_op["kinetoscope" + suffix]
+    print(f"ratio kinetoscope/torch{suffix or ' (no shapes)'}: hot {kh / th:.2f}, with stop {kt / tt:.2f}, "
+          f"with stop + export {kw / tw:.2f}")

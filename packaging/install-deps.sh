@@ -15,4 +15,5 @@ $SUDO apt-get install -y --no-install-recommends \
     xvfb xauth \
     python3 python3-dev python3-torch libtorch-dev python3-distributed \
     appstream desktop-file-utils shared-mime-info dpkg-dev fakeroot file \
-    clang libclang-rt-14-dev clang-format
+    clang libclang-rt-14-dev clang-format \
+    mmdebstrap ccache

@@ -12,7 +12,14 @@ jobs="${JOBS:-$(nproc)}"
 if [ "${SKIP_DEPS:-0}" != "1" ]; then
     "$root/packaging/install-deps.sh"
 fi
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# ccache (install-deps.sh) makes a second checkout's or CI run's build on the same machine cheap.
+launcher=""
+if command -v ccache > /dev/null 2>&1; then
+    launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+fi
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $launcher
 cmake --build "$build" -j "$jobs"
 
 case "$mode" in
@@ -21,6 +28,10 @@ run)
     exec "$build/app/kinetoscope" "$@"
     ;;
 test)
+    # The torch 2.x environment the torch tests run in a second time (packaging/torch-env.sh), made
+    # here once per machine rather than inside the first test that needs it; where it cannot be
+    # made, those tests say "Skipped" with the reason.
+    "$root/packaging/torch-env.sh" ensure || echo "setup: no torch 2.x environment; the *_torch2 tests will be skipped"
     cd "$build"
     exec ctest --output-on-failure -j "$jobs"
     ;;

@@ -30,6 +30,10 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 # dependencies, so the observer's first-use build is tried as on a user's machine. The shared
 # libraries libkinetoscope.so.1 needs at run time (the .deb's Depends) are added by name.
 packages="python3-torch python3-numpy g++ libtorch-dev python3-dev zlib1g libsqlite3-0"
+# Runtime libraries of libkinetoscope.so.1 (built on Debian 12) whose soname the newer suite does not
+# ship: taken from Debian 12 itself (apt-get download on this machine) and installed with dpkg, as a
+# user's Debian 12 machine has them through the .deb's Depends.
+bookworm_packages="libsimdjson14"
 
 unavailable() {
     echo "torch-env: $*" >&2
@@ -62,7 +66,7 @@ ensure() {
     # One maker at a time; the others wait for it and then find the environment ready.
     as_root sh -c '
         set -eu
-        envdir="$1"; suite="$2"; mirror="$3"; packages="$4"
+        envdir="$1"; suite="$2"; mirror="$3"; packages="$4"; bookworm_packages="$5"
         exec 9> "$envdir.lock"
         flock 9
         [ -f "$envdir/.kinetoscope-ready" ] && exit 0
@@ -79,9 +83,17 @@ ensure() {
             echo "torch-env: mmdebstrap $suite failed: $(grep -m1 "^E:" "$envdir.log" || tail -n1 "$envdir.log") (log: $envdir.log)" >&2
             exit 77
         fi
+        mkdir -p "$tmp/var/cache/kinetoscope-debs"
+        # shellcheck disable=SC2086
+        if ! (cd "$tmp/var/cache/kinetoscope-debs" && apt-get download $bookworm_packages) >> "$envdir.log" 2>&1 ||
+            ! chroot "$tmp" sh -c "dpkg -i /var/cache/kinetoscope-debs/*.deb" >> "$envdir.log" 2>&1; then
+            rm -rf "$tmp"
+            echo "torch-env: cannot install $bookworm_packages from Debian 12 into the environment (log: $envdir.log)" >&2
+            exit 77
+        fi
         touch "$tmp/.kinetoscope-ready"
         mv "$tmp" "$envdir"
-    ' sh "$envdir" "$suite" "$mirror" "$packages"
+    ' sh "$envdir" "$suite" "$mirror" "$packages" "$bookworm_packages"
 }
 
 run() {

@@ -5,7 +5,7 @@
 # processes reuse the cached build (also under KINETOSCOPE_TORCH_BUILD=force, and the live bootstrap
 # of `kinetoscope record`); with no compiler,
 # one line on stderr and the script runs to its end unprofiled at op level. One real build.
-# Skips only when /usr/bin/python3 cannot import torch.
+# Runs under torch 1.13 and torch 2.x (need_torch_observer); skips only when the torch cannot be had.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
 . "$(dirname "$0")/common.sh"
@@ -33,7 +33,7 @@ PY
 run() {
     name="$1"
     shift
-    env -u KINETOSCOPE_TORCH_LIB -u KINETOSCOPE_TORCH_BUILD -u CXX \
+    env -u KINETOSCOPE_TORCH_LIB -u KINETOSCOPE_TORCH_BUILD -u KINETOSCOPE_CACHE_DIR -u CXX \
         KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" \
         PYTHONPATH="$KS_SOURCE_DIR/resources/python" "$@" \
         "$PY" tiny.py "$name.json" 2>"$name.err" || { cat "$name.err"; fail "$name: the script failed"; }
@@ -45,11 +45,19 @@ result() {
 }
 building="building the torch observer for torch"
 
-# The prebuilt library, its sidecar matching Debian's torch: loaded without a build.
-run prebuilt KINETOSCOPE_CACHE_DIR="$work/cache0"
-result prebuilt "r['path'] == '$prebuilt' and r['addmm']"
-grep -q "$building" prebuilt.err && fail "prebuilt: built although its sidecar matches"
-[ -e "$work/cache0" ] && fail "prebuilt: the cache was touched"
+if [ "$TORCH_MAJOR" = 1 ]; then
+    # The prebuilt library, its sidecar matching Debian's torch: loaded without a build.
+    run prebuilt KINETOSCOPE_CACHE_DIR="$work/cache0"
+    result prebuilt "r['path'] == '$prebuilt' and r['addmm']"
+    grep -q "$building" prebuilt.err && fail "prebuilt: built although its sidecar matches"
+    [ -e "$work/cache0" ] && fail "prebuilt: the cache was touched"
+else
+    # Under torch 2.x the prebuilt library (built against Debian 12's torch 1.13) is never loaded:
+    # its sidecar names another torch. With builds turned off nothing is recorded, and load_error
+    # says why.
+    run prebuilt KINETOSCOPE_CACHE_DIR="$work/cache0" KINETOSCOPE_TORCH_BUILD=never
+    result prebuilt "r['path'] is None and not r['addmm'] and r['step'] and 'KINETOSCOPE_TORCH_BUILD=never' in r['error']"
+fi
 
 # A copy whose sidecar claims another torch: skipped (never loaded) and built for this torch, once.
 mkdir pre
@@ -69,7 +77,7 @@ wait $first || fail "first process"
 wait $twin || fail "twin process"
 cat first.err twin.err
 [ "$(cat first.err twin.err | grep -c "$building")" = 1 ] || fail "first: not exactly one 'building' line from two processes"
-built="$(ls "$work"/cache/torch-*-cxx11abi[01]-abi2/libkinetoscope_torch.so)"
+built="$(ls "$work"/cache/torch-*-cxx11abi[01]-abi3/libkinetoscope_torch.so)"
 [ -f "$built" ] || fail "first: nothing built in the cache"
 [ -f "$(dirname "$built")/libkinetoscope_torch.json" ] || fail "first: the cached build has no sidecar"
 [ -s "$(dirname "$built")/build.log" ] || fail "first: no build log"
@@ -95,6 +103,29 @@ grep -q "aten ops recorded by $built" live.err || { cat live.err; fail "record: 
 grep -q '"aten::addmm"' live.json || fail "record: no aten ops"
 [ "$(stat -c %Y.%i "$built")" = "$stamp" ] || fail "the cached library was rewritten"
 
+# A cache someone else can write to is never used (issue 31): a planted library with a matching
+# sidecar, in a cache directory that belongs to another user, is refused with one line and not
+# loaded. Needs root to give the directory away.
+if [ "$(id -u)" = 0 ]; then
+    mkdir -m 1777 shared-cache
+    cp -r cache shared-cache/kinetoscope
+    chown -R nobody shared-cache/kinetoscope
+    run planted KINETOSCOPE_TORCH_LIB="$work/pre/libkinetoscope_torch.so" XDG_CACHE_HOME="$work/shared-cache"
+    cat planted.err
+    [ "$(wc -l <planted.err)" = 1 ] || fail "planted: stderr is not one line"
+    grep -q "unsafe cache directory: .*shared-cache/kinetoscope.* belongs to uid" planted.err ||
+        fail "planted: the line does not say why"
+    result planted "r['path'] is None and not r['addmm'] and r['step']"
+    # A cache directory others can write to, though it is this user's, is refused the same way.
+    cp -r cache open-cache
+    chmod 777 open-cache
+    run opencache KINETOSCOPE_TORCH_LIB="$work/pre/libkinetoscope_torch.so" KINETOSCOPE_CACHE_DIR="$work/open-cache"
+    grep -q "unsafe cache directory: .*open-cache is writable by others" opencache.err || fail "open cache: not refused"
+    result opencache "r['path'] is None and not r['addmm']"
+else
+    echo "not root: the planted-cache case is not run"
+fi
+
 # No compiler: one line naming why, the script runs to its end, load_error() says so.
 run nocc KINETOSCOPE_TORCH_BUILD=force KINETOSCOPE_CACHE_DIR="$work/cache2" CXX="$work/no-such-c++"
 cat nocc.err
@@ -108,6 +139,14 @@ KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" PYTHONPATH="$KS_S
 from kinetoscope import torchbuild as tb
 run = {"torch_version": "2.1.0+cu121", "cxx11_abi": 0, "torch_lib_dir": "/venv/torch/lib"}
 side = {"torch_version": "2.1.0", "cxx11_abi": 0, "kstorch_abi": 2, "torch_lib_dir": "/venv/torch/lib"}
+# Options go to the library as key=value lines (no JSON parser in a library built on users' machines).
+assert tb.options_text({"record_shapes": True, "include": ["aten::"], "stack_prefixes": ["/a/", "/b/"],
+                        "shape_sampling": 4}) == b"record_shapes=1\nshape_sampling=4\ninclude=aten::\nstack_prefix=/a/\nstack_prefix=/b/\n"
+try:
+    tb.options_text({"include": ["a\nb"]})
+    raise SystemExit("a prefix with a line break was accepted")
+except ValueError:
+    pass
 assert tb.release("1.13.0") == tb.release("1.13.0a0") == (1, 13, 0)
 assert tb.mismatch(side, run, 2) is None
 assert "torch 2.2.0" in tb.mismatch(dict(side, torch_version="2.2.0"), run, 2)

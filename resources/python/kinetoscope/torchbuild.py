@@ -120,6 +120,45 @@ def cache_root():
     return os.path.join(base, "kinetoscope")
 
 
+def unsafe_path(path, own=True):
+    """Why a library under path could be planted by someone else, or None (OpenSSH's rule for its
+    keys, widened to sticky directories such as /tmp): path itself, when own, must belong to this
+    user and be writable by nobody else; each existing directory above it must belong to this user
+    or root and, when others can write to it, be sticky (so that nobody else can rename what is in
+    it). A library loaded from the cache runs inside the user's program."""
+    import stat
+
+    uid = os.geteuid()
+    p = os.path.abspath(path)
+    first = True
+    while True:
+        try:
+            st = os.lstat(p)
+        except FileNotFoundError:
+            st = None
+        except OSError as e:
+            return f"{p}: {e.strerror or e}"
+        if st is not None:
+            if first and own:
+                if st.st_uid != uid:
+                    return f"{p} belongs to uid {st.st_uid}, not to this user (uid {uid})"
+                if st.st_mode & 0o022:
+                    return f"{p} is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+            elif stat.S_ISLNK(st.st_mode):
+                # A link above the cache is judged by where it leads; the link itself is not.
+                pass
+            else:
+                if st.st_uid not in (uid, 0):
+                    return f"{p} belongs to uid {st.st_uid}, neither this user nor root"
+                if st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
+                    return f"{p} is writable by others and not sticky (mode {stat.S_IMODE(st.st_mode):o})"
+        first = False
+        parent = os.path.dirname(p)
+        if parent == p:
+            return None
+        p = parent
+
+
 def cache_dir(running, abi):
     version = re.sub(r"[^A-Za-z0-9._+-]", "_", running["torch_version"])
     return os.path.join(cache_root(), f"torch-{version}-cxx11abi{running['cxx11_abi']}-abi{abi}")
@@ -149,6 +188,9 @@ def _cached(directory, running, abi, digest):
     library = os.path.join(directory, LIBRARY)
     if not os.path.exists(library):
         return None
+    for f in (library, os.path.join(directory, SIDECAR)):
+        if os.path.exists(f) and unsafe_path(f):
+            return None
     try:
         sidecar = read_sidecar(library)
     except ValueError:
@@ -191,16 +233,22 @@ def ensure(running, abi, kinetoscope_lib, say=None):
             print(line, file=sys.stderr, flush=True)
     version = running["torch_version"]
     directory = cache_dir(running, abi)
-    src = sources()
-    digest = _sources_digest(src) if src else None
-    found = _cached(directory, running, abi, digest)
-    if found:
-        return found, None
 
     def give_up(why, log=None):
         where = f" (log: {log})" if log else ""
         say(f"kinetoscope: torch operators are not recorded: cannot build the torch observer for torch {version}: {why}{where}")
         return None, f"cannot build the torch observer for torch {version}: {why}{where}"
+
+    # Nothing is loaded from, or built into, a cache that someone else could write to.
+    for path in (directory, cache_root()):
+        why = unsafe_path(path, own=os.path.exists(path))
+        if why:
+            return give_up(f"unsafe cache directory: {why} (set KINETOSCOPE_CACHE_DIR)")
+    src = sources()
+    digest = _sources_digest(src) if src else None
+    found = _cached(directory, running, abi, digest)
+    if found:
+        return found, None
 
     if build_mode() == "never":
         return None, "no prebuilt library matches and KINETOSCOPE_TORCH_BUILD=never"
@@ -212,10 +260,14 @@ def ensure(running, abi, kinetoscope_lib, say=None):
     if not kinetoscope_lib or not os.path.exists(kinetoscope_lib):
         return give_up("libkinetoscope.so.1 was not loaded from a file")
     try:
-        os.makedirs(directory, exist_ok=True)
+        os.makedirs(directory, mode=0o700, exist_ok=True)
         lock = open(os.path.join(directory, ".lock"), "w")
     except OSError as e:
         return give_up(f"cache directory {directory}: {e.strerror or e}")
+    why = unsafe_path(directory)
+    if why:
+        lock.close()
+        return give_up(f"unsafe cache directory: {why} (set KINETOSCOPE_CACHE_DIR)")
     with lock:
         import fcntl
 
