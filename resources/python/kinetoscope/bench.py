@@ -2,9 +2,10 @@
 (kinetoscope.pygprofile), which here also measure CPU functions, and CSV.
 
 profileit() without a device (ours; PyG requires "cuda" or "xpu") measures any function on the
-CPU: it returns (result, Stats), summarised by get_stats_summary into a StatsSummary. Peak memory per call is measured as the process's resident-set high-water mark (reset before the
-call through /proc/self/clear_refs on Linux), the Python heap peak (tracemalloc) and, when torch
-with CUDA is already imported, torch's CUDA allocator peaks. torch is never imported here.
+CPU: it returns (result, Stats), summarised by get_stats_summary into a StatsSummary. Peak memory
+per call is measured as the process's resident-set high-water mark (reset before the call through
+/proc/self/clear_refs on Linux), the Python heap peak (tracemalloc) and, when torch with CUDA is
+already imported, torch's CUDA allocator peaks; this path never imports torch.
 """
 import csv
 import functools
@@ -140,8 +141,9 @@ def get_stats_summary(stats_list):
 
 
 def write_csv(path, rows, labels=None):
-    """Writes Stats or StatsSummary rows as CSV (header from the field names; an optional first
-    'name' column from labels), atomically: a temporary file renamed over path."""
+    """Writes Stats or StatsSummary rows (any dataclass rows: GPUStats, CUDAStatsSummary too) as CSV
+    (header from the field names; an optional first 'name' column from labels), atomically: a
+    temporary file renamed over path."""
     rows = list(rows)
     if not rows:
         raise ValueError("write_csv() needs at least one row")
