@@ -323,6 +323,7 @@ same["data_size_sparse"] = profile.get_data_size(Data(x=feat, adj_t=SparseTensor
 before = profile.get_cpu_memory_from_gc()
 kept = torch.randn(10, 128)
 same["cpu_memory_from_gc_delta"] = profile.get_cpu_memory_from_gc() - before
+# gpu_x (50 x 16 floats) says it is on GPU 0; nothing says GPU 1.
 same["gpu_memory_from_gc"] = [profile.get_gpu_memory_from_gc(), profile.get_gpu_memory_from_gc(device=1)]
 
 # --- benchmark ------------------------------------------------------------------------------------
