@@ -27,3 +27,20 @@ __all__ = [
     "recording", "schedule", "set_thread_name", "supported_activities", "tensorboard_trace_handler", "timeit",
     "write_csv",
 ]
+
+# torch_geometric.profile's names (docs/pyg-profile.md): `import kinetoscope as profile` runs a PyG
+# benchmark script with Kinetoscope recording. timeit, profileit and get_stats_summary are above.
+from .pygprofile import (CUDAStats, CUDAStatsSummary, DeviceUnavailableError, GPUStats, GPUStatsSummary,
+                         TimerNotStarted, format_prof_time, print_time_total, read_from_memlab,
+                         rename_profile_file, save_profile_data, torch_profile, trace_handler, xpu_profile)
+from .pygutils import (benchmark, byte_to_megabyte, count_parameters, get_cpu_memory_from_gc, get_data_size,
+                       get_gpu_memory_from_gc, get_gpu_memory_from_ipex, get_gpu_memory_from_nvidia_smi,
+                       get_model_size, medibyte_to_megabyte, nvtxit)
+
+__all__ += [
+    "CUDAStats", "CUDAStatsSummary", "DeviceUnavailableError", "GPUStats", "GPUStatsSummary", "TimerNotStarted",
+    "benchmark", "byte_to_megabyte", "count_parameters", "format_prof_time", "get_cpu_memory_from_gc",
+    "get_data_size", "get_gpu_memory_from_gc", "get_gpu_memory_from_ipex", "get_gpu_memory_from_nvidia_smi",
+    "get_model_size", "medibyte_to_megabyte", "nvtxit", "print_time_total", "read_from_memlab",
+    "rename_profile_file", "save_profile_data", "torch_profile", "trace_handler", "xpu_profile",
+]

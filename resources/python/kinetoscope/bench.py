@@ -1,8 +1,11 @@
-"""Benchmark helpers in the manner of torch_geometric.profile: timeit, profileit, summaries, CSV.
+"""Benchmark helpers: torch_geometric.profile's timeit, profileit and get_stats_summary
+(kinetoscope.pygprofile), which here also measure CPU functions, and CSV.
 
-Peak memory per call is measured as the process's resident-set high-water mark (reset before the
-call through /proc/self/clear_refs on Linux), the Python heap peak (tracemalloc) and, when torch
-with CUDA is already imported, torch's CUDA allocator peaks. torch is never imported here.
+profileit() without a device (ours; PyG requires "cuda" or "xpu") measures any function on the
+CPU: it returns (result, Stats), summarised by get_stats_summary into a StatsSummary. Peak memory
+per call is measured as the process's resident-set high-water mark (reset before the call through
+/proc/self/clear_refs on Linux), the Python heap peak (tracemalloc) and, when torch with CUDA is
+already imported, torch's CUDA allocator peaks; this path never imports torch.
 """
 import csv
 import functools
@@ -16,6 +19,8 @@ import tracemalloc
 from dataclasses import asdict, dataclass, fields
 from typing import Optional
 
+from . import pygprofile as _pyg
+from .pygprofile import timeit  # noqa: F401 - kinetoscope.bench.timeit, as before
 from .ranges import range as _range
 
 
@@ -49,44 +54,6 @@ def _rss_peak_bytes():
     return 0
 
 
-class timeit:  # noqa: N801 - torch_geometric's name
-    """Times a block: `with timeit() as t: ...; t.duration`. CUDA work is synchronised when torch
-    with CUDA is in use, so the time covers the kernels. avg_time_divisor > 0 divides the time
-    (the block ran that many iterations). The block is also recorded as a "timeit" range."""
-
-    def __init__(self, log=True, avg_time_divisor=0, name="timeit"):
-        self.log = log
-        self.avg_time_divisor = avg_time_divisor
-        self.duration = None
-        self._range = _range(name)
-
-    def __enter__(self):
-        cuda = _cuda()
-        if cuda is not None:
-            cuda.synchronize()
-        self._range.__enter__()
-        self._t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        cuda = _cuda()
-        if cuda is not None:
-            cuda.synchronize()
-        d = time.perf_counter() - self._t0
-        self._range.__exit__(*exc)
-        if self.avg_time_divisor:
-            d /= self.avg_time_divisor
-        self.duration = d
-        if self.log:
-            print(f"Time: {d:.8f}s", flush=True)
-        return False
-
-    def reset(self):
-        """Runs the timed block's bookkeeping again for the next use."""
-        self.duration = None
-        return self
-
-
 @dataclass
 class Stats:
     time: float                      # seconds
@@ -108,12 +75,17 @@ class StatsSummary:
 
 
 def profileit(device=None):
-    """Decorator: the wrapped function returns (result, Stats) instead of result."""
+    """Decorator: the wrapped function returns (result, stats). With device "cuda" or "xpu" (or
+    any other, which fails at call time as in PyG) it is torch_geometric's profileit
+    (kinetoscope.pygprofile.profileit: CUDAStats / GPUStats); without one, any function measured on
+    the CPU (Stats)."""
+    if device is not None:
+        return _pyg.profileit(device)
 
     def decorator(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            cuda = _cuda() if device is None or str(device).startswith("cuda") else None
+            cuda = _cuda()
             if cuda is not None:
                 cuda.synchronize()
                 cuda.reset_peak_memory_stats()
@@ -150,9 +122,12 @@ def _std(values):
 
 
 def get_stats_summary(stats_list):
-    """Mean, standard deviation and maximum of time, maxima of the memory figures."""
-    if not stats_list:
-        raise ValueError("get_stats_summary() needs at least one Stats")
+    """Summary of profileit's stats: for Stats (profileit without a device) a StatsSummary (mean,
+    standard deviation and maximum of time, maxima of the memory figures); for anything else
+    torch_geometric's (kinetoscope.pygprofile.get_stats_summary: GPUStatsSummary /
+    CUDAStatsSummary)."""
+    if not stats_list or not all(isinstance(s, Stats) for s in stats_list):
+        return _pyg.get_stats_summary(stats_list)
     times = [s.time for s in stats_list]
 
     def opt_max(attr):
@@ -166,8 +141,9 @@ def get_stats_summary(stats_list):
 
 
 def write_csv(path, rows, labels=None):
-    """Writes Stats or StatsSummary rows as CSV (header from the field names; an optional first
-    'name' column from labels), atomically: a temporary file renamed over path."""
+    """Writes Stats or StatsSummary rows (any dataclass rows: GPUStats, CUDAStatsSummary too) as CSV
+    (header from the field names; an optional first 'name' column from labels), atomically: a
+    temporary file renamed over path."""
     rows = list(rows)
     if not rows:
         raise ValueError("write_csv() needs at least one row")
