@@ -10,7 +10,8 @@
 #                                        runs CMD inside it, in this directory, with the environment
 #                                        kept, and these host directories seen at their own paths:
 #                                        /tmp, this checkout's parent (so ../shared), the current
-#                                        directory, KS_BINARY_DIR, KS_SHARED_TRACES, each --bind DIR
+#                                        directory, KS_BINARY_DIR, KS_SHARED_TRACES,
+#                                        XDG_RUNTIME_DIR, TMPDIR, each --bind DIR (no spaces in them)
 #   packaging/torch-env.sh version       prints the environment's torch version
 #
 # Environment: KS_TORCH_SUITE (default sid), KS_TORCH_ENV_DIR (default
@@ -99,7 +100,8 @@ ensure() {
 run() {
     binds="/tmp $(dirname "$here") $here $(pwd)"
     [ "$(dirname "$here")" = / ] && binds="/tmp $here $here/../shared $(pwd)"
-    for v in "${KS_BINARY_DIR:-}" "${KS_SHARED_TRACES:-}"; do
+    # XDG_RUNTIME_DIR and TMPDIR: where a live session's socket is (core/live/endpoint.cpp).
+    for v in "${KS_BINARY_DIR:-}" "${KS_SHARED_TRACES:-}" "${XDG_RUNTIME_DIR:-}" "${TMPDIR:-}"; do
         [ -n "$v" ] && binds="$binds $v"
     done
     while [ $# -gt 0 ]; do

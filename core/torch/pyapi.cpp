@@ -30,7 +30,7 @@ PyApi::PyApi()
     get(ObjectRepr, "PyObject_Repr");
     get(GetAttrString, "PyObject_GetAttrString");
     get(FrameGetLocals, "PyFrame_GetLocals", false);
-    get(DictGetItemString, "PyDict_GetItemString");
+    get(MappingGetItemString, "PyMapping_GetItemString");
     get(ImportModule, "PyImport_ImportModule");
     get(UnicodeAsUTF8, "PyUnicode_AsUTF8");
     get(CapsuleNew, "PyCapsule_New");

@@ -32,7 +32,9 @@ public:
     PyObject* (*ObjectRepr)(PyObject*);
     PyObject* (*GetAttrString)(PyObject*, const char*);
     PyObject* (*FrameGetLocals)(PyFrameObject*); // 3.11+, optional: native module frames
-    PyObject* (*DictGetItemString)(PyObject*, const char*);
+    // A mapping lookup, not PyDict_GetItemString: from Python 3.13 on, PyFrame_GetLocals gives a
+    // function frame's locals as a FrameLocalsProxy (PEP 667), which is no dict.
+    PyObject* (*MappingGetItemString)(PyObject*, const char*); // new reference
     PyObject* (*ImportModule)(const char*);
     const char* (*UnicodeAsUTF8)(PyObject*);
     PyObject* (*CapsuleNew)(void*, const char*, PyCapsule_Destructor);

@@ -8,6 +8,7 @@
 #include "shadowstack.h"
 
 #include <atomic>
+#include <charconv>
 #include <memory>
 #include <string_view>
 #include <unordered_map>
@@ -39,10 +40,13 @@ struct State {
     std::vector<std::unique_ptr<ShadowStack>> all;
     // The thread states the profile function is installed on, to remove it from those still alive.
     std::unordered_set<PyThreadState*> installed;
-    // Native module frames: torch.nn.Module._call_impl's code (null: named by the Python hook), the
+    // Native module frames: torch.nn.Module.__call__'s code (null: named by the Python hook), the
     // modules seen (kept referenced until disable, so that an address stays one module's) and the
     // instances counted per class.
     PyObject* moduleCallCode = nullptr;
+    // Module ranges named by instance ("nn.Module: Linear_0"), as torch 2.x's tracer names them;
+    // torch 1.x names them by class.
+    bool moduleRangeByInstance = false;
     std::unordered_map<PyObject*, ModuleInfo> modules;
     std::unordered_map<std::string, int> moduleCounts;
     std::vector<std::unique_ptr<std::string>> retiredModules;
@@ -153,7 +157,7 @@ void popTo(ShadowStack& st, EntryKind kind, const void* frame, const void* key)
     }
 }
 
-// The module a Module._call_impl frame calls (its `self`), named as torch's tracer names it.
+// The module a Module.__call__ frame calls (its `self`), named as torch's tracer names it.
 const ModuleInfo* moduleOf(PyFrameObject* frame)
 {
     PyApi& a = api();
@@ -162,7 +166,8 @@ const ModuleInfo* moduleOf(PyFrameObject* frame)
         a.ErrClear();
         return nullptr;
     }
-    PyObject* self = a.DictGetItemString(locals, "self"); // borrowed
+    PyObject* self = a.MappingGetItemString(locals, "self"); // new reference
+    if (!self) a.ErrClear();
     const ModuleInfo* out = nullptr;
     if (self) {
         State& s = state();
@@ -176,9 +181,11 @@ const ModuleInfo* moduleOf(PyFrameObject* frame)
             if (cls.empty()) cls = "Module";
             const int n = s.moduleCounts[cls]++;
             it->second.frame = std::make_unique<std::string>("nn.Module: " + cls + "_" + std::to_string(n));
-            it->second.rangeName = ks_intern(("nn.Module: " + cls).c_str());
+            it->second.rangeName = ks_intern(s.moduleRangeByInstance ? it->second.frame->c_str()
+                                                                     : ("nn.Module: " + cls).c_str());
         }
         out = &it->second;
+        a.DecRef(self); // the map's own reference (taken above) keeps it
     }
     a.DecRef(locals);
     return out;
@@ -351,7 +358,9 @@ void install(PyThreadState* ts, PyFrameObject* top, bool ownThread)
     s.installed.insert(ts);
 }
 
-// torch.nn.Module._call_impl's code, when torch is imported and frames' locals can be read.
+// The code of torch.nn.Module.__call__, when torch is imported and frames' locals can be read: the
+// frame torch's tracer names after the module. That is _call_impl in torch 1.x and
+// _wrapped_call_impl (which calls _call_impl) in torch 2.x.
 void findModuleCallCode()
 {
     PyApi& a = api();
@@ -359,11 +368,18 @@ void findModuleCallCode()
     if (s.moduleCallCode || !a.FrameGetLocals) return;
     PyObject* mod = a.ImportModule("torch.nn.modules.module");
     PyObject* cls = mod ? a.GetAttrString(mod, "Module") : nullptr;
-    PyObject* fn = cls ? a.GetAttrString(cls, "_call_impl") : nullptr;
+    PyObject* fn = cls ? a.GetAttrString(cls, "__call__") : nullptr;
     s.moduleCallCode = fn ? a.GetAttrString(fn, "__code__") : nullptr; // kept
     for (PyObject* o : {fn, cls, mod})
         if (o) a.DecRef(o);
     a.ErrClear();
+    PyObject* torch = a.ImportModule("torch");
+    const std::string version = torch ? attribute(torch, "__version__") : std::string();
+    if (torch) a.DecRef(torch);
+    a.ErrClear();
+    int major = 0;
+    std::from_chars(version.data(), version.data() + version.size(), major);
+    s.moduleRangeByInstance = major != 1;
 }
 
 } // namespace

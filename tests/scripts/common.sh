@@ -52,5 +52,6 @@ need_torch_observer() {
     TORCH_VERSION="$("$PY" -c "import torch; print(torch.__version__)" 2>/dev/null)" ||
         fail "$PY cannot import torch"
     TORCH_MAJOR="${TORCH_VERSION%%.*}"
+    export TORCH_VERSION TORCH_MAJOR
     echo "torch: $TORCH_VERSION ($PY)"
 }

@@ -1,16 +1,12 @@
 #!/bin/sh
 # Live recording end to end, through `kinetoscope record` (the code path of Run > Launch) with
-# Debian's real python3-torch: an unmodified training script's steps, torch.profiler windows, a C
+# real torch (Debian 12's 1.13, and as test_live_record_torch2 Debian sid's 2.x): an unmodified training script's steps, torch.profiler windows, a C
 # program on the C ABI, a target killed with SIGKILL, broken streams, sitecustomize chaining, and
 # the mistakes a user makes (no such script, no interpreter, no torch, python -S).
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
 . "$(dirname "$0")/common.sh"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" 2>/dev/null; then
-    echo "SKIP: $PY cannot import torch (Debian's python3-torch is needed)"
-    exit 0
-fi
+need_torch_observer
 data="$KS_SOURCE_DIR/tests/data/live"
 check() { "$PY" "$KS_SOURCE_DIR/tests/scripts/live_check.py" "$@"; }
 cstream="$KS_BINARY_DIR/tests/ks_c_stream"
@@ -22,7 +18,7 @@ check steps "$work/native.pt.trace.json" 15 || fail "native steps"
 grep -q "^\[kinetoscope\] step 14: " "$work/native.out" || fail "steps are not printed as they finish"
 grep -q "^step 14 loss" "$work/native.out" || fail "the script's output is not forwarded"
 grep -q "Optimizer.step wrapped" "$work/native.err" || fail "no word from the bootstrap: $(cat "$work/native.err")"
-grep -q '"nn.Module: Linear"' "$work/native.pt.trace.json" || fail "no module ranges in native mode"
+grep -q '"nn.Module: Linear' "$work/native.pt.trace.json" || fail "no module ranges in native mode"
 
 # 2. Two optimizers and the script's own profiler: still one step per iteration.
 "$KS_BIN" record -o "$work/two.pt.trace.json" -- "$PY" "$data/two_optimizers.py" 6 >"$work/two.out" 2>&1 ||

@@ -17,7 +17,7 @@ grep -q "aten ops recorded by" "$work/ops.err" || fail "observer not loaded: $(c
     >"$work/shapes.out" 2>"$work/shapes.err" || fail "record with shapes: $(cat "$work/shapes.err")"
 
 "$PY" - "$work/ops.pt.trace.json" "$work/shapes.pt.trace.json" $steps <<'PY'
-import collections, json, sys
+import collections, json, os, re, sys
 steps = int(sys.argv[3])
 def load(path):
     ev = json.load(open(path))["traceEvents"]
@@ -35,7 +35,9 @@ for name, per_step in (("aten::linear", 2), ("aten::addmm", 2), ("aten::relu", 1
                        ("autograd::engine::evaluate_function: AddmmBackward0", 2), ("ReluBackward0", 1)):
     check(counts[name] == per_step * steps, f"{name}: {counts[name]} ops, expected {per_step * steps}")
 # Every linear op inside an nn.Module: Linear range on the same thread.
-modules = [e for e in ops if e["name"] == "nn.Module: Linear"]
+# torch 1.x's tracer names module ranges by class, torch 2.x by instance (Linear_0, Linear_1).
+linear = re.compile(r"nn\.Module: Linear" + ("" if os.environ["TORCH_MAJOR"] == "1" else r"_\d+"))
+modules = [e for e in ops if linear.fullmatch(e["name"])]
 check(len(modules) == 2 * steps, f"{len(modules)} module ranges")
 check(all(m.get("cat") == "python_function" for m in modules), "module ranges not of category python_function")
 inside = sum(1 for e in ops if e["name"] == "aten::linear" and any(

@@ -14,9 +14,11 @@ for capture in cpu,stack cpu; do
         >"$work/$capture.out" 2>"$work/$capture.err" || fail "record $capture: $(cat "$work/$capture.err")"
 done
 
-"$PY" - "$work/cpu,stack.pt.trace.json" "$work/cpu.pt.trace.json" $steps <<'PY'
+"$PY" - "$work/cpu,stack.pt.trace.json" "$work/cpu.pt.trace.json" $steps "$TORCH_MAJOR" <<'PY'
 import json, re, sys
 steps = int(sys.argv[3])
+# torch 1.x's tracer names module ranges by class, torch 2.x by instance.
+linear_range = "nn.Module: Linear" if sys.argv[4] == "1" else "nn.Module: Linear_0"
 def ops(path):
     events = json.load(open(path))["traceEvents"]
     return [e for e in events if e.get("ph") == "X" and e.get("cat") == "cpu_op"]
@@ -61,9 +63,9 @@ check(len(linear) == steps and all("nn.Module: Linear_0" in python_frames(e) or
                                    for e in linear), f"aten::linear stacks: {[e['args'].get('Call stack') for e in linear[:1]]}")
 def module_ranges(path):
     events = json.load(open(path))["traceEvents"]
-    return [e for e in events if e.get("cat") == "python_function" and e["name"] == "nn.Module: Linear"]
+    return [e for e in events if e.get("cat") == "python_function" and e["name"] == linear_range]
 for path in sys.argv[1:3]:
-    check(len(module_ranges(path)) == steps, f"{len(module_ranges(path))} nn.Module: Linear ranges in {path}")
+    check(len(module_ranges(path)) == steps, f"{len(module_ranges(path))} {linear_range} ranges in {path}")
 
 without = ops(sys.argv[2])
 check(any(e["name"] == "aten::mm" for e in without), "no aten::mm without stack")

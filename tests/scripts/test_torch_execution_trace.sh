@@ -5,13 +5,8 @@
 # the execution trace beside it (same stem) and links its ops.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_SOURCE_DIR:?}" "${KS_BIN:?}"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch; torch.profiler.ExecutionGraphObserver" >/dev/null 2>&1; then
-    echo "SKIP: $PY cannot import torch with torch.profiler.ExecutionGraphObserver"
-    exit 0
-fi
 . "$(dirname "$0")/common.sh"
-[ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] || fail "libkinetoscope_torch.so not built"
+need_torch_observer
 KINETOSCOPE_LIB="$KS_BINARY_DIR/core/capi/libkinetoscope.so.1" \
 KINETOSCOPE_TORCH_LIB="$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" \
 PYTHONPATH="$KS_SOURCE_DIR/resources/python" \
@@ -35,7 +30,12 @@ trace = json.load(open(os.path.join(d, "run.pt.trace.json")))["traceEvents"]
 ops = [e for e in trace if e.get("ph") == "X" and e.get("name") == "aten::addmm"]
 check(len(ops) == 4, f"the window's trace holds {len(ops)} aten::addmm")
 rf = {e["args"].get("Record function id") for e in ops}
-et_rf = {n.get("rf_id") for n in et["nodes"] if n["name"] == "aten::addmm"}
+def rf_id(node):
+    # torch 1.13 writes it as a node field; torch 2.x among the node's "attrs".
+    if "rf_id" in node:
+        return node["rf_id"]
+    return next((a.get("value") for a in node.get("attrs", []) if a.get("name") == "rf_id"), None)
+et_rf = {rf_id(n) for n in et["nodes"] if n["name"] == "aten::addmm"}
 check(rf == et_rf, f"record function ids differ: trace {sorted(rf)}, execution trace {sorted(et_rf)}")
 if errors:
     print("\n".join(errors))

@@ -1,4 +1,5 @@
-# kinetoscope.profile(execution_trace_observer=...) with torch 1.13's ExecutionGraphObserver: the
+# kinetoscope.profile(execution_trace_observer=...) with torch's execution trace observer (1.13:
+# ExecutionGraphObserver; 2.x: ExecutionTraceObserver, the same observer renamed): the
 # observer records exactly the profiled windows (started and stopped with them, as torch.profiler
 # does). The execution trace is written beside the window's trace with the same stem
 # (<dir>/run.et.json next to <dir>/run.pt.trace.json) so that opening the trace pairs them.
@@ -14,7 +15,8 @@ out = sys.argv[1]
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-et = torch.profiler.ExecutionGraphObserver()
+Observer = getattr(torch.profiler, "ExecutionTraceObserver", None) or torch.profiler.ExecutionGraphObserver
+et = Observer()
 et.register_callback(os.path.join(out, "run.et.json"))
 windows = []
 

@@ -104,14 +104,20 @@ if ours:
     # their ops.
     modules = [e for e in trace if e.get("ph") == "X" and e.get("cat") == "python_function"]
     names = sorted(e["name"] for e in modules)
-    checks["module_ranges_once"] = names == ["nn.Module: Boom", "nn.Module: Linear", "nn.Module: Linear",
-                                             "nn.Module: Net"]
+    # torch 1.x's tracer names module ranges by class, torch 2.x by instance.
+    if int(torch.__version__.split(".")[0]) >= 2:
+        checks["module_ranges_once"] = names == ["nn.Module: Boom_0", "nn.Module: Linear_0",
+                                                 "nn.Module: Linear_1", "nn.Module: Net_0"]
+    else:
+        checks["module_ranges_once"] = names == ["nn.Module: Boom", "nn.Module: Linear", "nn.Module: Linear",
+                                                 "nn.Module: Net"]
+    modules_of = lambda cls: [m for m in modules if re.sub(r"_\d+$", "", m["name"]) == "nn.Module: " + cls]
     addmm = [e for e in trace if e.get("ph") == "X" and e["name"] == "aten::addmm"]
     checks["module_ranges_enclose_ops"] = len(addmm) == 2 and all(
-        any(m["name"] == "nn.Module: Linear" and m["ts"] <= a["ts"] and a["ts"] + a["dur"] <= m["ts"] + m["dur"]
-            for m in modules) for a in addmm)
+        any(m["ts"] <= a["ts"] and a["ts"] + a["dur"] <= m["ts"] + m["dur"]
+            for m in modules_of("Linear")) for a in addmm)
     # The exception ends Boom's range and frame: the op after it is outside both.
-    boom = [m for m in modules if m["name"] == "nn.Module: Boom"]
+    boom = modules_of("Boom")
     abs_op = [e for e in trace if e.get("ph") == "X" and e["name"] == "aten::abs"]
     checks["exception_ends_module"] = len(boom) == 1 and len(abs_op) >= 1 and \
         abs_op[0]["ts"] >= boom[0]["ts"] + boom[0]["dur"] and "Boom" not in abs_op[0]["args"].get("Call stack", "")

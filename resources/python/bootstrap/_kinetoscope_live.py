@@ -446,6 +446,26 @@ class _Live:
         if pre is None or post is None:
             return
         live = self
+        # Named as the running torch's Python tracer names module calls: torch 1.x by class
+        # ("nn.Module: Linear"), torch 2.x by instance ("nn.Module: Linear_0", in call order).
+        torch = sys.modules.get("torch")
+        try:
+            by_instance = int(str(getattr(torch, "__version__", "2")).split(".")[0]) >= 2
+        except ValueError:
+            by_instance = True
+        instance_names = {}
+        instances = {}
+
+        def range_name(mod):
+            cls = type(mod)
+            if not by_instance:
+                return "nn.Module: " + cls.__name__
+            name = instance_names.get(id(mod))
+            if name is None:
+                n = instances.get(cls, 0)
+                instances[cls] = n + 1
+                name = instance_names[id(mod)] = "nn.Module: %s_%d" % (cls.__name__, n)
+            return name
 
         def before(mod, inputs):
             if live.native_modules:
@@ -454,9 +474,8 @@ class _Live:
             if stack is None:
                 stack = live.tls.stack = []
                 live.lib.ks_set_thread_name(threading.current_thread().name.encode("utf-8", "replace"))
-            cls = type(mod)
             # Category python_function, as torch's Python tracer records module calls.
-            live.lib.ks_python_push(live.intern("nn.Module: " + cls.__name__))
+            live.lib.ks_python_push(live.intern(range_name(mod)))
             stack.append(id(mod))
 
         def after(mod, inputs, output):
