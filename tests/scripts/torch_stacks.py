@@ -79,10 +79,20 @@ def step(net, x):
 torch.manual_seed(0)
 net = Net()
 x = torch.randn(3, 8, requires_grad=True)
-with tp.profile(activities=[tp.ProfilerActivity.CPU], with_stack=True) as prof:
+TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+# torch 2.x fills FunctionEvent.stack only with the verbose experimental config (docs: export_stacks);
+# kinetoscope takes the same argument.
+extra = {}
+if TORCH2:
+    from torch._C._profiler import _ExperimentalConfig
+    extra["experimental_config"] = _ExperimentalConfig(verbose=True)
+with tp.profile(activities=[tp.ProfilerActivity.CPU], with_stack=True, **extra) as prof:
     loss = step(net, x)
 
-events = [(e.name, clean(e.stack)) for e in prof.events()]
+# torch 2.x also lists every Python call as an event of its own (is_python_function; what its
+# trace's python_function events are); Kinetoscope keeps them as the ops' stack frames and module
+# ranges (docs/torch-observer.md, "Limits"), so only the other events are compared.
+events = [(e.name, clean(e.stack)) for e in prof.events() if not getattr(e, "is_python_function", False)]
 averages = prof.key_averages(group_by_stack_n=5)
 rows = sorted([e.key, clean(e.stack), e.count] for e in averages)
 table = averages.table(sort_by="self_cpu_time_total", row_limit=-1)
@@ -129,7 +139,7 @@ if ours:
     def worker(t):
         torch.cos(t)
 
-    with tp.profile(activities=[tp.ProfilerActivity.CPU], with_stack=True) as prof2:
+    with tp.profile(activities=[tp.ProfilerActivity.CPU], with_stack=True, **extra) as prof2:
         th = threading.Thread(target=worker, args=(x.detach(),))
         th.start()
         th.join()
@@ -146,7 +156,7 @@ if ours:
 
     # A scheduled profile: stacks and module ranges in the recorded window, the step's range intact.
     with tp.profile(activities=[tp.ProfilerActivity.CPU], with_stack=True,
-                    schedule=tp.schedule(wait=1, warmup=1, active=1)) as prof5:
+                    schedule=tp.schedule(wait=1, warmup=1, active=1), **extra) as prof5:
         for _ in range(3):
             net(x.detach())
             prof5.step()
@@ -161,7 +171,7 @@ if ours:
     checks["no_profile_function"] = sys.getprofile() is None
     # torch's own profiler still works afterwards, with its stacks.
     import torch.profiler as torch_profiler
-    with torch_profiler.profile(with_stack=True) as prof4:
+    with torch_profiler.profile(with_stack=True, **extra) as prof4:
         inner(x)
     checks["torch_profiler_after"] = any("inner" in f for e in prof4.events() for f in e.stack)
     result["checks"] = checks
