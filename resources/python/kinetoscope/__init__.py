@@ -14,6 +14,10 @@ profile, record_function, schedule, ProfilerActivity, ProfilerAction, tensorboar
 supported_activities take torch.profiler's arguments. With torch imported, torch's operators are
 recorded natively by libkinetoscope_torch.so when it is installed. Works without torch. The
 library is found next to this package, through KINETOSCOPE_LIB, or by its soname.
+
+torch.profiler's other names (DeviceType, RecordScope, itt, kineto_available, KinetoStepTracker,
+ExecutionTraceObserver / ExecutionGraphObserver) are the running torch's own objects, re-exported
+on first use: importing kinetoscope does not import torch.
 """
 from ._lib import KinetoscopeError
 from .actions import ProfilerAction, ProfilerActivity, schedule, supported_activities
@@ -44,3 +48,38 @@ __all__ += [
     "get_model_size", "medibyte_to_megabyte", "nvtxit", "print_time_total", "read_from_memlab",
     "rename_profile_file", "save_profile_data", "torch_profile", "trace_handler", "xpu_profile",
 ]
+
+import sys as _sys  # noqa: E402
+
+# torch.profiler's names that are torch's own objects and do not depend on who records: the running
+# torch's, looked up when first asked for (module __getattr__), so that importing kinetoscope does
+# not import torch. A name the running torch's torch.profiler lacks (ExecutionTraceObserver under
+# torch 1.13, ExecutionGraphObserver under 2.x) is missing here too. Not in __all__: a star import
+# would have to import torch to list them.
+_TORCH_PROFILER_NAMES = ("DeviceType", "ExecutionGraphObserver", "ExecutionTraceObserver", "KinetoStepTracker",
+                         "RecordScope", "itt", "kineto_available")
+
+
+def __getattr__(name):
+    if name not in _TORCH_PROFILER_NAMES:
+        raise AttributeError(f"module 'kinetoscope' has no attribute {name!r}")
+    try:
+        import torch.profiler
+    except ImportError as e:
+        raise AttributeError(f"kinetoscope.{name} is torch.profiler.{name}, and torch cannot be imported: {e}") \
+            from None
+    try:
+        value = getattr(torch.profiler, name)
+    except AttributeError:
+        raise AttributeError(f"module 'kinetoscope' has no attribute {name!r} (torch {torch.__version__}'s "
+                             "torch.profiler has none either)") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    names = set(globals())
+    tp = _sys.modules.get("torch.profiler")
+    if tp is not None:
+        names.update(n for n in _TORCH_PROFILER_NAMES if hasattr(tp, n))
+    return sorted(names)

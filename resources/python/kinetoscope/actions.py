@@ -9,9 +9,14 @@ from warnings import warn
 
 
 class ProfilerActivity(enum.Enum):
+    """torch's activities. Kinetoscope records CPU, CUDA and XPU; profile.status() says that the
+    others (torch 2.x's HPU, MTIA, PrivateUse1) are not recorded."""
     CPU = 0
     CUDA = 1
     XPU = 2
+    HPU = 3
+    MTIA = 4
+    PrivateUse1 = 5
 
 
 class ProfilerAction(enum.Enum):
@@ -19,6 +24,8 @@ class ProfilerAction(enum.Enum):
     WARMUP = 1
     RECORD = 2
     RECORD_AND_SAVE = 3
+    # torch 2.x: set by its profiler when device collection stops early; never a schedule's answer.
+    DEVICE_STOPPED = 4
 
 
 def activity_name(a):
@@ -32,6 +39,9 @@ def action_value(a):
     if a is None:
         return 0
     name = getattr(a, "name", None)
+    if name == "DEVICE_STOPPED":
+        raise ValueError("ProfilerAction.DEVICE_STOPPED is set internally by the profiler and must not "
+                         "be returned by a user-provided schedule")
     if name in ProfilerAction.__members__:
         return ProfilerAction[name].value
     if isinstance(a, int) and 0 <= a <= 3:
