@@ -28,8 +28,9 @@ __all__ = ["ProfilerAction", "ProfilerActivity", "profile", "record_function", "
 
 # The requester name torch's profile gives its steps in KinetoStepTracker.
 PROFILER_STEP_NAME = "ProfilerStep"
-# Activities libkinetoscope has collectors for; torch 2.x also names MTIA, HPU and PrivateUse1.
-_RECORDED_ACTIVITIES = ("cpu", "cuda", "xpu")
+# torch 2.x's activities that libkinetoscope has no collector for: reported by status(), not
+# passed to the library, which rejects names it does not know.
+_UNRECORDED_ACTIVITIES = ("hpu", "mtia", "privateuse1")
 
 
 def _step_tracker():
@@ -171,7 +172,7 @@ class profile:  # noqa: N801
         self._notes = []
         recorded = set()
         for name in sorted(acts):
-            if name not in _RECORDED_ACTIVITIES:
+            if name in _UNRECORDED_ACTIVITIES:
                 self._notes.append(f"{name.upper()}: not available: Kinetoscope has no collector for it")
             elif name in filters and not filters[name]:
                 pass  # {activity: []}: torch collects nothing of that group
