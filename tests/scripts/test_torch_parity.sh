@@ -2,7 +2,8 @@
 # torch.profiler parity: tests/scripts/torch_parity.py profiled once by torch.profiler and once by
 # kinetoscope swapped in for it (the Python module plus libkinetoscope_torch.so recording aten ops
 # natively). Both must see the same operators with the same call counts, print a table with the
-# same columns and rows, call on_trace_ready at the same step, and compute the same loss.
+# same columns and rows, call on_trace_ready at the same step, and compute the same loss; under
+# torch 2.x (Kineto writes fwdbwd arrows) their arrows must end at the same backward functions.
 # Then the observer's options (tests/scripts/torch_observer_check.py). Skips only when
 # /usr/bin/python3 cannot import torch.
 set -eu
@@ -31,8 +32,9 @@ check(k["self_cpu_total_positive"], "kinetoscope self_cpu_time_total is 0")
 # Operators torch's own profiler runs: torch 1.13's record_function allocates a handle tensor
 # (aten::zeros -> aten::empty, aten::zero_) per range it opens, ProfilerStep#N included; and its
 # legacy profiler shows mean's aten::div_ calling itself once. Kinetoscope's ranges allocate
-# nothing, so these may only be fewer.
-bookkeeping = {"aten::zeros", "aten::empty", "aten::zero_", "aten::div_"}
+# nothing, so these may only be fewer. torch 2.x's record_function allocates nothing and its Kineto
+# profiler counts div_ once: every count must be equal there.
+bookkeeping = {"aten::zeros", "aten::empty", "aten::zero_", "aten::div_"} if t["torch_major"] == 1 else set()
 # The profiler's own allocations show up as a [memory] row in one of them.
 tk = set(t["counts"]) - {"[memory]"}
 kk = set(k["counts"]) - {"[memory]"}
@@ -47,14 +49,24 @@ for key in ("aten::linear", "aten::addmm", "aten::relu", "aten::mse_loss", "Addm
             "autograd::engine::evaluate_function: AddmmBackward0", "ReluBackward0",
             "torch::autograd::AccumulateGrad", "forward", "loss_fn", "ProfilerStep*"):
     check(k["counts"].get(key, 0) > 0, f"{key} not recorded by kinetoscope")
-check(k.get("fwdbwd_ok"), f"fwdbwd arrows: {k.get('fwdbwd_flows')} flows, not all ending at backward functions")
+check(k.get("fwdbwd_ok"), f"fwdbwd arrows: {k.get('fwdbwd_flows')} flows, not all from forward ops to backward functions")
+# torch 2.x (Kineto) writes the arrows too: the same backward functions get one each. Their start
+# is not compared: among the forward ops sharing a (sequence number, thread), Kineto starts the
+# arrow at the one that began last (aten::t inside aten::linear, aten::mse_loss after
+# aten::broadcast_tensors), Kinetoscope at the one that began first (core/record/fwdbwdlinks.h,
+# core/live/liveingestevents.cpp) -- a Kinetoscope deviation to fix there, not a torch difference.
+if t["fwdbwd_pairs"]:
+    ends = lambda r: sorted(f for _, f in r["fwdbwd_pairs"])
+    check(ends(t) == ends(k), f"fwdbwd arrows end at: torch {ends(t)}\nkinetoscope {ends(k)}")
+elif t["torch_major"] >= 2:
+    check(False, "torch 2.x wrote no fwdbwd arrows to compare with")
 rows = lambda r: sorted(x for x in r if x != "[memory]")
 check(rows(t["rows"]) == rows(k["rows"]), f"table rows: torch {rows(t['rows'])}\nkinetoscope {rows(k['rows'])}")
 if errors:
     print("\n".join(errors))
     sys.exit(1)
 print(f"parity: {len(kk)} operators, {sum(k['counts'].values())} calls, same columns and rows; "
-      f"{k['fwdbwd_flows']} fwdbwd arrows")
+      f"{k['fwdbwd_flows']} fwdbwd arrows" + (", ending where torch's do" if t["fwdbwd_pairs"] else ""))
 PY
 
 # The observer's own options (filter, shape sampling, memory) and its clean exit.

@@ -1,6 +1,7 @@
 """One small training script, profiled by torch.profiler (argv[1] == "torch") or by kinetoscope
 swapped in for it ("kinetoscope"); writes what both must agree on as JSON to argv[2]: per-key call
-counts of key_averages(), the table's column titles and row names, and the steps on_trace_ready saw.
+counts of key_averages(), the table's column titles and row names, the steps on_trace_ready saw and
+the fwdbwd arrows of the exported window.
 """
 import json
 import sys
@@ -49,17 +50,26 @@ result = {
     "rows": [r for r in rows if r],
     "ready": ready,
     "self_cpu_total_positive": averages.self_cpu_time_total > 0,
-    "loss": float(loss),
+    # .item(): float() of a tensor that requires grad warns under torch 2.x; the value is the same.
+    "loss": loss.item(),
+    "torch_major": int(torch.__version__.split(".")[0]),
 }
-if sys.argv[1] != "torch":
-    # torch 1.13 without Kineto writes no flows to compare with; Kineto's rule is checked instead:
-    # every fwdbwd arrow ends at a backward function and starts at an op of the forward pass.
-    prof.export_chrome_trace(sys.argv[2] + ".trace.json")
-    events = json.load(open(sys.argv[2] + ".trace.json"))["traceEvents"]
-    starts = {(e["tid"], e["ts"]): e["name"] for e in events if e.get("ph") == "X"}
-    flows = [e for e in events if e.get("cat") == "fwdbwd"]
-    ends = [starts.get((e["tid"], e["ts"]), "") for e in flows if e["ph"] == "f"]
-    result["fwdbwd_flows"] = len(ends)
-    result["fwdbwd_ok"] = bool(ends) and all(n.endswith("Backward0") or n.endswith("Backward1") for n in ends)
+# The fwdbwd arrows of the exported window, as (forward op, backward function) name pairs. torch
+# 1.13 without Kineto writes none; torch 2.x's Kineto does (test_torch_parity.sh compares them).
+prof.export_chrome_trace(sys.argv[2] + ".trace.json")
+doc = json.load(open(sys.argv[2] + ".trace.json"))
+# torch 1.13's legacy profiler writes the events as a bare list.
+events = doc["traceEvents"] if isinstance(doc, dict) else doc
+starts = {(e["tid"], e["ts"]): e["name"] for e in events if e.get("ph") == "X"}
+flows = {}
+for e in events:
+    if e.get("cat") == "fwdbwd":
+        flows.setdefault(e["id"], {})[e["ph"]] = starts.get((e["tid"], e["ts"]), "")
+pairs = sorted((f.get("s", ""), f.get("f", "")) for f in flows.values())
+result["fwdbwd_pairs"] = pairs
+result["fwdbwd_flows"] = len(pairs)
+# Kineto's rule: every arrow starts at an op of the forward pass and ends at a backward function.
+result["fwdbwd_ok"] = bool(pairs) and all(s and not s.endswith(("Backward0", "Backward1"))
+                                          and f.endswith(("Backward0", "Backward1")) for s, f in pairs)
 with open(sys.argv[2], "w") as f:
     json.dump(result, f, indent=1, sort_keys=True)
