@@ -301,6 +301,23 @@ if check({"outer", "straddles", "aten::tanh", "aten::exp", "aten::sin"} <= set(e
     check(end("straddles") <= ev["aten::tanh"]["ts"], "the range open across the toggle did not end at its exit")
     check(end("outer") >= end("aten::exp") and end("outer") <= ev["aten::sin"]["ts"],
           "the enclosing range was ended by the one opened while off")
+# nn.Module ranges (with_modules) stop with the toggle and come back with the same names: twice
+# the ranges of one call.
+def module_ranges(p, name):
+    return collections.Counter(e["name"] for e in trace_of(p, name)["traceEvents"] if e.get("cat") == "python_function")
+
+
+with ks.profile(with_modules=True) as p:
+    model(x)
+once = module_ranges(p, "modules_once.json")
+with ks.profile(with_modules=True) as p:
+    model(x)
+    p.toggle_collection_dynamic(False, [ks.ProfilerActivity.CPU])
+    model(x)
+    p.toggle_collection_dynamic(True, [ks.ProfilerActivity.CPU])
+    model(x)
+modules = module_ranges(p, "toggle_modules.json")
+check(once and modules == once + once, f"module ranges across the toggle: {dict(modules)}, one call: {dict(once)}")
 # Off in one cycle, the next collects again (torch: a new profiler session each cycle).
 cycles = []
 with ks.profile(schedule=ks.schedule(wait=0, warmup=1, active=1, repeat=2),

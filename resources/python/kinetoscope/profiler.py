@@ -472,8 +472,8 @@ class profile:  # noqa: N801
         _observer.release(self._observer_token)
         self._observer_token = None
         if self._modules:
+            # Kept, hooks removed: on again, its modules keep their instance numbers (Linear_0).
             self._modules.stop()
-            self._modules = None
 
     def _resume_cpu(self):
         if not self._cpu_paused:
@@ -481,7 +481,9 @@ class profile:  # noqa: N801
         self._cpu_paused = False
         _pause_scopes(False)
         self._setup()
-        if self._running:
+        if self._modules:
+            self._modules.start()
+        elif self._running:
             self._start_modules()
 
     def get_trace_id(self):
