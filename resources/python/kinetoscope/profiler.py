@@ -47,6 +47,11 @@ def _step_hook_on():
     return bool(env is not None and env.is_fbcode() and os.environ.get("KINETO_FORCE_STEP_HOOK", ""))
 
 
+def _live():
+    """The live session of `kinetoscope record` / Run > Launch in this process (its bootstrap), or None."""
+    return getattr(sys.modules.get("_kinetoscope_live"), "_live", None)
+
+
 def _parse_activities(activities):
     """torch 2.x's activities: each item an activity, or a dict {activity: [activity type names]}
     collecting only those types of that group ([]: none of them). Returns (names, filters)."""
@@ -379,6 +384,10 @@ class profile:  # noqa: N801
         self._raise_schedule_error()
 
     def start(self):
+        live = _live()
+        if live is not None:
+            # As for torch's profile under the live bootstrap: the first step starts here.
+            live.lib.ks_stream_step_origin()
         self._setup()
         check(lib.ks_profiler_start(self._p))
         self._raise_schedule_error()
@@ -402,6 +411,11 @@ class profile:  # noqa: N801
         tracker = _step_tracker()
         if tracker is not None and _step_hook_on():
             tracker.increment_step(PROFILER_STEP_NAME)
+        live = _live()
+        if live is not None:
+            # A live session counts this profile's steps as it counts torch's profile's (one
+            # requester per profile, KinetoStepTracker's maximum over requesters).
+            live.step("ProfilerStep#%x" % id(self))
 
     def __enter__(self):
         self.start()
