@@ -134,7 +134,10 @@ private:
                     std::string_view callStack = {});
     // Kineto's fwdbwd arrow between an operator of the forward pass and each backward function
     // autograd ran for it (record/fwdbwdlinks.h has the rule).
-    void linkAutograd(Conn& c, SliceRef slice, TimeNs start, const WireRecord& op);
+    // Forward ops are keyed at their Begin; backward ops (their key in ThreadState::openBackward
+    // until then) are linked by endBackward() when they end.
+    void linkAutograd(Conn& c, ThreadState& ts, SliceRef slice, TimeNs start, bool ended, const WireRecord& op);
+    void endBackward(Conn& c, SliceRef slice, TimeNs start, const std::pair<int64_t, uint64_t>& key);
     void addFwdBwdFlow(SliceRef from, TimeNs fromTs, SliceRef to, TimeNs toTs);
     // liveingestdevice.cpp: device activity (sorted by start in place) and memory events.
     void applyDevice(Conn& c, DeviceFrame& d);
@@ -176,6 +179,8 @@ private:
     EventsFrame m_events; // reused: decoding copies the records into it
     std::vector<int32_t> m_match;
     std::vector<TimeNs> m_times;
+    // applyEvents(): End records of this batch that end a backward op begun in it, to their rows.
+    std::unordered_map<size_t, uint32_t> m_endsBackward;
 };
 
 } // namespace ks::live

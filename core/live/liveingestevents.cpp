@@ -77,31 +77,50 @@ ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation, cons
     return m_shard.finish();
 }
 
-void LiveIngest::linkAutograd(Conn& c, SliceRef slice, TimeNs start, const WireRecord& op)
+void LiveIngest::linkAutograd(Conn& c, ThreadState& ts, SliceRef slice, TimeNs start, bool ended,
+                              const WireRecord& op)
 {
     const int64_t seq = int64_t(op.a);
     if (seq < 0) return;
-    const Conn::OpEnd end{slice, start};
     if (op.b == 0) {
-        // A forward op: keyed by the recording thread's number. Begins arrive in start order, so
-        // the first one of a key is the earliest and outermost, the arrow's start as in Kineto.
+        // A forward op: keyed by the recording thread's number. As in torch 2.x's Kineto links
+        // (core/record/fwdbwdlinks.h), the op of a key that began last is the arrow's start:
+        // begins arrive in start order, so a later one replaces the earlier (on a tie the outer,
+        // which ends last, stays).
         const std::pair<int64_t, uint64_t> key{seq, op.name};
-        if (!c.forwardOps.try_emplace(key, end).second) return;
+        const Conn::OpEnd end{slice, start};
+        auto [it, added] = c.forwardOps.try_emplace(key, end);
+        if (!added) {
+            if (start > it->second.start) it->second = end;
+            return;
+        }
         m_approxBytes += kIngestOtherBytes;
         auto early = c.earlyBackward.find(key);
         if (early == c.earlyBackward.end()) return;
-        for (const Conn::OpEnd& b : early->second)
-            addFwdBwdFlow(slice, start, b.slice, b.start);
+        // A backward op that ended before its forward op arrived (another thread's batch came
+        // first) takes its arrow from the first forward op of its key seen.
+        addFwdBwdFlow(slice, start, early->second.front().slice, early->second.front().start);
         c.earlyBackwardCount -= early->second.size();
         c.earlyBackward.erase(early);
+        c.forwardOps.erase(key);
         return;
     }
     const std::pair<int64_t, uint64_t> key{seq, uint64_t(op.b)};
+    if (ended)
+        endBackward(c, slice, start, key);
+    else
+        ts.openBackward[slice.index] = ThreadState::Backward{key, start};
+}
+
+void LiveIngest::endBackward(Conn& c, SliceRef slice, TimeNs start, const std::pair<int64_t, uint64_t>& key)
+{
     auto fwd = c.forwardOps.find(key);
     if (fwd != c.forwardOps.end()) {
+        // One arrow per forward op, as in Kineto: the key is spent.
         addFwdBwdFlow(fwd->second.slice, fwd->second.start, slice, start);
+        c.forwardOps.erase(fwd);
     } else if (c.earlyBackwardCount < kMaxEarlyBackward) {
-        c.earlyBackward[key].push_back(end);
+        c.earlyBackward[key].push_back(Conn::OpEnd{slice, start});
         ++c.earlyBackwardCount;
         m_approxBytes += kIngestOtherBytes;
     }
@@ -133,6 +152,7 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
     const size_t n = records.size();
     // Pass 1: clamped times and, for each begin, its end within this batch.
     m_match.assign(n, -1);
+    m_endsBackward.clear();
     m_times.resize(n);
     std::vector<int32_t> stack;
     TimeNs last = ts.last;
@@ -213,19 +233,35 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
                 row = st.begin(t, name, cat, args);
                 ts.open.push_back(row);
             }
-            if (op) linkAutograd(c, SliceRef{ts.track, row}, t, *op);
+            // A backward op that ends in this batch is linked at its End record (in end order,
+            // as Kineto links them); one still open, when it ends in a later batch.
+            if (op) {
+                linkAutograd(c, ts, SliceRef{ts.track, row}, t, false, *op);
+                if (end >= 0 && ts.openBackward.count(row)) m_endsBackward[size_t(end)] = row;
+            }
             ++m_counters.slices;
             m_approxBytes += kIngestSliceBytes;
             break;
         }
-        case RecordType::End:
-            if (m_match[i] == -2) break;
-            if (!ts.open.empty()) {
-                const uint32_t row = ts.open.back();
+        case RecordType::End: {
+            uint32_t row = ThreadState::kSkipped;
+            if (m_match[i] == -2) {
+                auto e = m_endsBackward.find(i);
+                if (e != m_endsBackward.end()) row = e->second;
+            } else if (!ts.open.empty()) {
+                row = ts.open.back();
                 ts.open.pop_back();
                 if (row != ThreadState::kSkipped) st.close(row, t);
             }
+            if (row != ThreadState::kSkipped && !ts.openBackward.empty()) {
+                auto pending = ts.openBackward.find(row);
+                if (pending != ts.openBackward.end()) {
+                    endBackward(c, SliceRef{ts.track, row}, pending->second.start, pending->second.key);
+                    ts.openBackward.erase(pending);
+                }
+            }
             break;
+        }
         case RecordType::Mark:
             if (overBudget()) {
                 ++m_counters.overBudget;

@@ -24,6 +24,13 @@ struct LiveIngest::ThreadState {
     uint64_t tid = 0;
     TrackId track;
     std::vector<uint32_t> open; // rows begun and not ended; kSkipped for ranges not kept
+    // Backward functions still open, by row: their arrow is decided when they end, since the
+    // first backward op of a key to end takes it (record/fwdbwdlinks.h).
+    struct Backward {
+        std::pair<int64_t, uint64_t> key;
+        TimeNs start = 0;
+    };
+    std::unordered_map<uint32_t, Backward> openBackward;
     TimeNs last = std::numeric_limits<TimeNs>::min();
     static constexpr uint32_t kSkipped = UINT32_MAX;
 };
@@ -40,9 +47,9 @@ struct LiveIngest::Conn {
     std::map<std::tuple<int, int, uint64_t>, int64_t> allocations;
     std::map<uint32_t, TimeNs> counterLast; // by counter track
     TrackId steps;
-    // Autograd links (OpInfo records): the first forward op of each (sequence number, torch
-    // thread), and backward functions that arrived before their forward op (another thread's
-    // batch can come first), bounded.
+    // Autograd links (OpInfo records): the forward op of each (sequence number, torch thread) that
+    // began last, until a backward op takes its arrow, and backward functions that ended before
+    // their forward op arrived (another thread's batch can come first), bounded.
     struct OpEnd {
         SliceRef slice;
         TimeNs start = 0;

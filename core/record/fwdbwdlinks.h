@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -10,14 +9,18 @@ namespace ks::record {
 // The forward → backward arrows Kineto draws ("fwdbwd" flows) for recorded operators: autograd
 // numbers the ops it records (sequence number) and tells each backward function the forward
 // thread's number, so a backward function (seq, fwd thread) belongs to the forward op with that
-// sequence number on that thread. As torch does, the first forward op of a key (the earliest, the
-// outermost) is the arrow's start, and every backward op with the key gets an arrow from it.
+// sequence number on that thread. As torch 2.x's profiler_kineto.cpp does: ops are visited in the
+// order they end; of the forward ops of a key the one that began last (on a tie, the one that
+// ended last) is the arrow's start, since autograd numbers an op when the op that records the
+// backward node runs; the first backward op of a key to end takes the arrow, and the key is then
+// spent until a forward op numbers it again.
 class FwdBwdLinks {
 public:
     struct End {
         uint64_t pid = 0;
         uint64_t tid = 0;
         uint64_t startTicks = 0;
+        uint64_t endTicks = 0;
     };
     struct Link {
         uint64_t id; // flow id, from 1
@@ -28,13 +31,17 @@ public:
     // torchThread: the recording thread's number in torch (RecordFunction::currentThreadId()).
     void forward(int64_t seq, uint64_t torchThread, const End& e);
     void backward(int64_t seq, uint64_t fwdThread, const End& e);
-    // Every backward op whose forward op was seen, in the order the backward ops were given.
+    // The arrows, in the order their backward ops end.
     std::vector<Link> links() const;
 
 private:
     using Key = std::pair<int64_t, uint64_t>;
-    std::map<Key, End> m_forward;
-    std::vector<std::pair<Key, End>> m_backward;
+    struct Op {
+        Key key;
+        End end;
+        bool backward;
+    };
+    std::vector<Op> m_ops;
 };
 
 } // namespace ks::record

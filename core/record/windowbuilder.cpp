@@ -252,7 +252,7 @@ private:
         e.args = args(o.payload, o.correlation, &e.externalId, callStackOf(o), o.op ? &o : nullptr);
         m_out.push(e);
         if (o.op && o.sequenceNr >= 0) {
-            const FwdBwdLinks::End end{pid, tid, o.startTicks};
+            const FwdBwdLinks::End end{pid, tid, o.startTicks, endTicks};
             if (o.fwdThreadId == 0)
                 m_links.forward(o.sequenceNr, o.torchThreadId, end);
             else

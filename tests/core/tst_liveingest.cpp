@@ -278,8 +278,8 @@ private slots:
                              bwdTid)),
                  std::string());
         QCOMPARE(t.flows().size(), size_t(0));
-        // Forward: outer op (seq 5) encloses an inner op with the same sequence number (not an
-        // arrow start), then an op autograd did not number (-1).
+        // Forward: outer op (seq 5) encloses an inner op with the same sequence number, which
+        // began last and so is the arrow's start, then an op autograd did not number (-1).
         QCOMPARE(feed(in, c,
                       events({wireRecord(100, RecordType::Begin, 1, 0, 10), op(10, 1, 5, 0),
                               wireRecord(110, RecordType::Begin, 2, 0, 11), op(11, 1, 5, 0),
@@ -295,26 +295,47 @@ private slots:
         QCOMPARE(t.args().get(fwd.args(0), "Fwd thread id").i, int64_t(0));
         QCOMPARE(t.args().get(fwd.args(2), "Record function id").i, int64_t(12));
         QVERIFY(!t.args().has(fwd.args(2), "Sequence number"));
-        // The early backward op is linked now; a second backward op comes after its forward op.
+        // The early backward op is linked now, from the first forward op of its key seen (the
+        // outer one: the inner one had not arrived when the link was made).
         QCOMPARE(t.flows().size(), size_t(1));
-        QCOMPARE(
-            feed(in, c, events({wireRecord(1000, RecordType::Begin, 2, 0, 40), op(40, 2, 5, 1)}, bwdTid)),
-            std::string());
-        QCOMPARE(t.flows().size(), size_t(2));
-        const SliceTrack& bwd = threadTrack(t, bwdTid)->slices;
-        QCOMPARE(t.args().get(bwd.args(0), "Fwd thread id").i, int64_t(1));
-        for (size_t i = 0; i < 2; ++i) {
-            const Flow& f = t.flows()[i];
+        {
+            const Flow& f = t.flows()[0];
             QCOMPARE(t.str(f.category), std::string_view("fwdbwd"));
             QVERIFY(f.hasFrom && f.hasTo);
-            QCOMPARE(f.fromRow, uint32_t(0)); // the outer forward op
+            QCOMPARE(f.fromRow, uint32_t(0));
             QCOMPARE(f.fromTs, in.toTrace(100));
             QCOMPARE(f.toTrack, threadTrack(t, bwdTid)->id);
+            QCOMPARE(f.toRow, uint32_t(0));
         }
-        QCOMPARE(t.flows()[0].toRow, uint32_t(0));
-        QCOMPARE(t.flows()[1].toRow, uint32_t(2));
-        QCOMPARE(t.flows()[1].toTs, in.toTrace(1000));
-        QVERIFY(t.flows()[0].id != t.flows()[1].id);
+        const SliceTrack& bwd = threadTrack(t, bwdTid)->slices;
+        QCOMPARE(t.args().get(bwd.args(0), "Fwd thread id").i, int64_t(1));
+        // Forward again (seq 6): an outer op and an inner one that began later. Then the backward
+        // pass: evaluate_function around the backward function, both naming (6, thread 1): the
+        // arrow goes from the inner forward op (began last) to the backward function (ended
+        // first), one arrow for the key, even with the outer range still open across batches.
+        QCOMPARE(feed(in, c,
+                      events({wireRecord(200, RecordType::Begin, 1, 0, 20), op(20, 1, 6, 0),
+                              wireRecord(210, RecordType::Begin, 2, 0, 21), op(21, 1, 6, 0),
+                              wireRecord(220, RecordType::End), wireRecord(230, RecordType::End)})),
+                 std::string());
+        QCOMPARE(feed(in, c,
+                      events({wireRecord(1000, RecordType::Begin, 3, 0, 40), op(40, 2, 6, 1),
+                              wireRecord(1010, RecordType::Begin, 2, 0, 41), op(41, 2, 6, 1),
+                              wireRecord(1020, RecordType::End)},
+                             bwdTid)),
+                 std::string());
+        QCOMPARE(t.flows().size(), size_t(2));
+        QCOMPARE(feed(in, c, events({wireRecord(1030, RecordType::End)}, bwdTid)), std::string());
+        QCOMPARE(t.flows().size(), size_t(2));
+        {
+            const Flow& f = t.flows()[1];
+            QCOMPARE(f.fromRow, uint32_t(4)); // the inner forward op of seq 6
+            QCOMPARE(f.fromTs, in.toTrace(210));
+            QCOMPARE(f.toTrack, threadTrack(t, bwdTid)->id);
+            QCOMPARE(f.toRow, uint32_t(3)); // the backward function, not evaluate_function (2)
+            QCOMPARE(f.toTs, in.toTrace(1010));
+            QVERIFY(t.flows()[0].id != f.id);
+        }
         // An OpInfo cut off from its Begin (a frame of nothing else) is ignored and moves no time.
         QCOMPARE(feed(in, c, events({op(50, 1, 5, 0)}, 777)), std::string());
         QVERIFY(in.publish());
