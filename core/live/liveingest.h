@@ -136,7 +136,8 @@ private:
     // autograd ran for it (record/fwdbwdlinks.h has the rule).
     // Forward ops are keyed at their Begin; backward ops (their key in ThreadState::openBackward
     // until then) are linked by endBackward() when they end.
-    void linkAutograd(Conn& c, ThreadState& ts, SliceRef slice, TimeNs start, bool ended, const WireRecord& op);
+    void linkAutograd(Conn& c, ThreadState& ts, SliceRef slice, TimeNs start, bool ended,
+                      const WireRecord& op);
     void endBackward(Conn& c, SliceRef slice, TimeNs start, const std::pair<int64_t, uint64_t>& key);
     void addFwdBwdFlow(SliceRef from, TimeNs fromTs, SliceRef to, TimeNs toTs);
     // liveingestdevice.cpp: device activity (sorted by start in place) and memory events.
