@@ -238,7 +238,7 @@ std::vector<RankCollectiveRow> rankCollectiveTable(const JobSummary& job)
             row.rank = r.rank;
             row.op = c.op;
             ++row.calls;
-            row.bytes += c.bytes;
+            row.bytes = addSaturated(row.bytes, c.bytes);
             row.time += c.duration;
             if (c.bytes > 0 && c.duration > 0) {
                 const int64_t n = c.groupSize > 0 ? c.groupSize : int64_t(job.ranks.size());
