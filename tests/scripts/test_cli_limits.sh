@@ -30,5 +30,30 @@ for n in 100000 2147483647 4294967296; do
 done
 "$KS_BIN" summary "$tmp/t.json" --threads 1024 > /dev/null 2> "$tmp/err" || fail "--threads 1024: $(cat "$tmp/err")"
 
+# 2. analyze's text report: op, kernel and device names with ESC, BEL, CR and an OSC title sequence
+# are shown escaped, like summary, info, diff and --json show them.
+# True when the file holds a byte a terminal acts on (C0 control other than newline, DEL).
+unsafe() {
+    /usr/bin/python3 -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+sys.exit(0 if any((b < 0x20 and b != 0x0a) or b == 0x7f for b in data) else 1)' "$1"
+}
+cat > "$tmp/ctl.json" << 'JSON'
+{"deviceProperties": [{"id": 0, "name": "GPU\u001b]0;owned\u0007", "totalGlobalMem": 1000}],
+ "traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "aten::op\u001b[31m\u0007\r", "pid": 1, "tid": 1, "ts": 10, "dur": 50,
+  "args": {"External id": 1}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+  "args": {"correlation": 7, "External id": 1}},
+ {"ph": "X", "cat": "kernel", "name": "kern\u001b]2;title\u0007\r", "pid": 0, "tid": 7, "ts": 30, "dur": 100,
+  "args": {"correlation": 7, "External id": 1, "device": 0, "stream": 7}},
+ {"ph": "f", "id": 7, "pid": 0, "tid": 7, "ts": 30, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+ {"ph": "s", "id": 7, "pid": 1, "tid": 1, "ts": 20, "cat": "ac2g", "name": "ac2g"}]}
+JSON
+"$KS_BIN" analyze "$tmp/ctl.json" > "$tmp/out" 2> "$tmp/err" || fail "analyze ctl.json: $(cat "$tmp/err")"
+unsafe "$tmp/out" && fail "raw control bytes in analyze's report: $(od -c "$tmp/out" | grep -m3 '033\|\\a\|\\r')"
+grep -qF 'kern\x1b]2;title\x07\x0d' "$tmp/out" || fail "kernel name not shown escaped: $(cat "$tmp/out")"
+
 [ $failed -eq 0 ] && echo "ok"
 exit $failed
