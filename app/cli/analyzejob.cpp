@@ -195,8 +195,11 @@ int runAnalyzeJob(const Args& args)
             if (!value(v)) return 2;
             char* end = nullptr;
             memoryGb = std::strtod(v.c_str(), &end);
-            if (end == v.c_str() || *end || memoryGb <= 0) {
-                std::fprintf(stderr, "kinetoscope analyze-job: --memory needs GB, got '%s'\n", v.c_str());
+            // nan, inf and anything past an exabyte are not a budget (GB × 1e9 must fit a uint64).
+            if (end == v.c_str() || *end || !(memoryGb > 0 && memoryGb <= 1e9)) {
+                std::fprintf(stderr,
+                             "kinetoscope analyze-job: --memory needs GB (above 0, at most 1e9), got '%s'\n",
+                             escapeText(v).c_str());
                 return 2;
             }
         } else if (a == "-j" || a == "--row-limit") {
@@ -233,6 +236,8 @@ int runAnalyzeJob(const Args& args)
             std::fprintf(stderr, "kinetoscope analyze-job: %s\n", escapeText(files.error).c_str());
             return 1;
         }
+        for (const std::string& w : files.warnings)
+            std::fprintf(stderr, "kinetoscope analyze-job: warning: %s\n", escapeText(w).c_str());
         if (!dask.empty()) {
             // The driver writes the .kjob; without -o it goes to a temporary file read back here.
             std::string target = outPath;

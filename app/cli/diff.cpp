@@ -100,6 +100,10 @@ int runDiff(const Args& args)
             json = true;
         } else if (a == "--csv") {
             if (!value(csvDir)) return 2;
+            if (csvDir.empty()) {
+                std::fprintf(stderr, "kinetoscope diff: --csv needs a directory, got ''\n");
+                return 2;
+            }
         } else if (a == "--steps" || a == "--align") {
             // One or two side ranges follow: --steps A:1-3 B:4-6.
             bool any = false;

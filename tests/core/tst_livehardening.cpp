@@ -3,6 +3,7 @@
 // frames that would make the viewer allocate far more than they weigh, and times and sizes at the
 // ends of the int64 range.
 
+#include "core/live/endpoint.h"
 #include "core/live/framestream.h"
 #include "core/live/liveingest.h"
 #include "core/record/recordtypes.h"
@@ -14,8 +15,10 @@
 #include <chrono>
 #include <climits>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -74,6 +77,27 @@ long residentKiB()
 class TestLiveHardening : public QObject {
     Q_OBJECT
 private slots:
+    // A window directory the target filled with subdirectories (and a link out of it) is removed by
+    // a later session once its process is gone; what the link points at stays.
+    void staleWindowDirectoryWithSubdirectoriesIsRemoved()
+    {
+        QTemporaryDir runtime, outside;
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(0);
+        ::waitpid(child, nullptr, 0);
+        const std::string dir =
+            runtime.path().toStdString() + "/windows-" + std::to_string(child) + "-abcdef";
+        std::filesystem::create_directories(dir + "/sub/deeper");
+        writeWindow(dir + "/sub/deeper/w.json");
+        writeWindow(dir + "/w.json");
+        const std::string kept = outside.path().toStdString() + "/kept.json";
+        writeWindow(kept);
+        std::filesystem::create_directory_symlink(outside.path().toStdString(), dir + "/sub/link");
+        QCOMPARE(removeStaleSessionFiles(runtime.path().toStdString()), 1);
+        QVERIFY(!std::filesystem::exists(dir));
+        QVERIFY(std::filesystem::exists(kept));
+    }
+
     void windowFramesOpenOnlyRegularFilesInTheWindowDirectory()
     {
         QTemporaryDir outside;

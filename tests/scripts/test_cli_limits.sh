@@ -55,5 +55,30 @@ JSON
 unsafe "$tmp/out" && fail "raw control bytes in analyze's report: $(od -c "$tmp/out" | grep -m3 '033\|\\a\|\\r')"
 grep -qF 'kern\x1b]2;title\x07\x0d' "$tmp/out" || fail "kernel name not shown escaped: $(cat "$tmp/out")"
 
+# 3. Values that used to be taken silently: an empty --csv directory, a --memory that is no budget.
+refused "--csv needs a directory, got ''" "$KS_BIN" analyze "$tmp/t.json" --csv ""
+refused "--csv needs a directory, got ''" "$KS_BIN" diff "$tmp/t.json" "$tmp/t.json" --csv ""
+for m in nan inf -1 0 1e308; do
+    refused "--memory needs GB" "$KS_BIN" analyze-job "$tmp/t.json" --memory $m
+done
+
+# 4. A job directory: a symbolic link loop and a FIFO named like traces are skipped with a warning
+# each (and the FIFO is not opened: reading it would block); given by name, each is an error.
+mkdir "$tmp/job"
+printf '{"distributedInfo": {"rank": 0, "world_size": 2}, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 5}]}' \
+    > "$tmp/job/rank0.json"
+sed 's/"rank": 0/"rank": 1/' "$tmp/job/rank0.json" > "$tmp/job/rank1.json"
+ln -s loop.json "$tmp/job/loop.json"
+mkfifo "$tmp/job/rank2.json"
+timeout 60 "$KS_BIN" analyze-job "$tmp/job" > "$tmp/out" 2> "$tmp/err" || fail "analyze-job with a loop and a FIFO: $(cat "$tmp/err")"
+grep -qF "loop.json: skipped: a symbolic link loop" "$tmp/err" || fail "no warning for the link loop: $(cat "$tmp/err")"
+grep -qF "rank2.json: skipped: a FIFO, not a regular file" "$tmp/err" || fail "no warning for the FIFO: $(cat "$tmp/err")"
+for f in loop.json rank2.json; do
+    rc=0
+    timeout 60 "$KS_BIN" analyze-job "$tmp/job/$f" > "$tmp/out" 2> "$tmp/err" || rc=$?
+    [ "$rc" -eq 1 ] || fail "analyze-job $f exited $rc"
+    grep -qE "symbolic link loop|a FIFO" "$tmp/err" || fail "analyze-job $f: $(cat "$tmp/err")"
+done
+
 [ $failed -eq 0 ] && echo "ok"
 exit $failed

@@ -1,0 +1,94 @@
+// .kjob files (job summaries) built to break the reader: numbers that no int holds, and nesting far
+// deeper than any job file has. Each gives a one-line error, never undefined behaviour or a crash.
+
+#include "core/analysis/ranks/kjob.h"
+
+#include <QTest>
+#include <string>
+
+using namespace ks;
+
+namespace {
+
+std::string rankWith(const std::string& members)
+{
+    return "{\"format\":\"kinetoscope-rank\",\"version\":1" + members + "}";
+}
+
+std::string jobWith(const std::string& version, const std::string& ranks = "[]")
+{
+    return "{\"format\":\"kinetoscope-job\",\"version\":" + version + ",\"ranks\":" + ranks + "}";
+}
+
+const char* kColumns = ",\"collective_columns\":[\"op\",\"name\",\"dtype\",\"elements\",\"bytes\","
+                       "\"group_size\",\"stream\",\"step\",\"start_ns\",\"duration_ns\",\"on_device\"],"
+                       "\"collective_names\":[\"nccl\"]";
+
+std::string collectiveWith(const std::string& elements, const std::string& name = "0")
+{
+    return rankWith(std::string(kColumns) + ",\"collectives\":[[\"allreduce\"," + name + ",\"Float\"," +
+                    elements + ",4,2,7,0,1,2,true]]");
+}
+
+} // namespace
+
+class TestKjobHardening : public QObject {
+    Q_OBJECT
+private slots:
+    // The version as the file wrote it, whatever it is; only whole numbers in range are versions.
+    void versionIsShownAsWritten()
+    {
+        struct Case {
+            const char* version;
+            const char* shown;
+        };
+        for (const Case c :
+             {Case{"1e300", "1e+300"}, Case{"-1e300", "-1e+300"}, Case{"2147483648", "2147483648"},
+              Case{"4294967297", "4294967297"}, Case{"1.5", "1.5"}, Case{"\"1\"", "\"1\""},
+              Case{"18446744073709551615", "18446744073709551615"}, Case{"-1", "-1"}}) {
+            JobSummary job;
+            std::string error;
+            QVERIFY2(!jobSummaryFromJson(jobWith(c.version), job, error), c.version);
+            QVERIFY2(error.find(std::string("job file version ") + c.shown + " ") != std::string::npos,
+                     error.c_str());
+            RankSummary rank;
+            const std::string r =
+                "{\"format\":\"kinetoscope-rank\",\"version\":" + std::string(c.version) + "}";
+            QVERIFY(!rankSummaryFromJson(r, rank, error));
+            QVERIFY2(error.find(std::string("rank summary version ") + c.shown + " ") != std::string::npos,
+                     error.c_str());
+        }
+    }
+
+    // Fields that hold integers refuse doubles no integer holds (a cast would be undefined) and
+    // integers out of their type's range.
+    void integerFieldsRefuseOutOfRangeNumbers()
+    {
+        for (const std::string& bad :
+             {rankWith(",\"rank\":1e300"), rankWith(",\"slices\":-1"), rankWith(",\"start_ns\":9.3e18"),
+              rankWith(",\"rank\":nan"), rankWith(",\"steps\":[{\"number\":-1e19}]"),
+              rankWith(",\"categories\":[\"Kernel\"],\"steps\":[{\"cost_ns\":[1e300]}]"),
+              collectiveWith("1e300"), collectiveWith("1", "1e300"), collectiveWith("1", "-1"),
+              collectiveWith("0.5")}) {
+            RankSummary r;
+            std::string error;
+            QVERIFY2(!rankSummaryFromJson(bad, r, error), bad.c_str());
+            QVERIFY(!error.empty());
+            QVERIFY(error.find('\n') == std::string::npos);
+        }
+        // Whole doubles in range still read (older writers, hand-edited files).
+        RankSummary r;
+        std::string error;
+        QVERIFY2(rankSummaryFromJson(rankWith(",\"rank\":3.0,\"start_ns\":-9.2e18"), r, error),
+                 error.c_str());
+        QCOMPARE(r.rank, int64_t(3));
+        QCOMPARE(r.start, int64_t(-9200000000000000000));
+        QVERIFY2(rankSummaryFromJson(collectiveWith("2e3"), r, error), error.c_str());
+        QCOMPARE(r.collectives.size(), size_t(1));
+        QCOMPARE(r.collectives[0].elements, int64_t(2000));
+    }
+
+};
+
+QTEST_GUILESS_MAIN(TestKjobHardening)
+#include "tst_kjobhardening.moc"
