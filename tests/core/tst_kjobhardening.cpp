@@ -88,6 +88,38 @@ private slots:
         QCOMPARE(r.collectives[0].elements, int64_t(2000));
     }
 
+    // Arrays and objects nested 300k deep wherever a job file holds a value: a one-line error, not a
+    // stack overflow in a recursive copy. Real nesting (a few levels) still reads.
+    void deepNestingIsRefused()
+    {
+        const size_t n = 300000;
+        const std::string arrays = std::string(n, '[') + std::string(n, ']');
+        std::string objects;
+        for (size_t i = 0; i < n; ++i)
+            objects += "{\"k\":";
+        objects += "1" + std::string(n, '}');
+        for (const std::string& deep : {arrays, objects}) {
+            for (const std::string& text :
+                 {jobWith("1", deep), jobWith("1", "[" + rankWith(",\"steps\":" + deep) + "]"),
+                  jobWith("1", "[" + rankWith(",\"warnings\":" + deep) + "]"),
+                  "{\"format\":\"kinetoscope-job\",\"version\":1,\"warnings\":" + deep + "}",
+                  "{\"x\":" + deep + ",\"format\":\"kinetoscope-job\",\"version\":1}"}) {
+                JobSummary job;
+                std::string error;
+                QVERIFY(!jobSummaryFromJson(text, job, error));
+                QVERIFY2(error.find("nested more than") != std::string::npos, error.c_str());
+            }
+            RankSummary rank;
+            std::string error;
+            QVERIFY(!rankSummaryFromJson(rankWith(",\"categories\":" + deep), rank, error));
+            QVERIFY2(error.find("nested more than") != std::string::npos, error.c_str());
+        }
+        JobSummary job;
+        std::string error;
+        QVERIFY2(
+            jobSummaryFromJson(jobWith("1", "[" + rankWith(",\"x\":[[[[[[[[1]]]]]]]]") + "]"), job, error),
+            error.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKjobHardening)

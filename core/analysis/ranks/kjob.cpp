@@ -216,7 +216,15 @@ template <typename Fn>
 bool guarded(std::string_view json, std::string& error, Fn&& fn)
 {
     try {
-        const J j = J::parse(json);
+        // A job file nests a few levels. Deeper input is refused while it is parsed (the parser is
+        // iterative), before anything recursive (copies, comparisons) meets it.
+        constexpr int kMaxDepth = 64;
+        const J j = J::parse(json, [](int depth, J::parse_event_t event, J&) {
+            if (depth >= kMaxDepth &&
+                (event == J::parse_event_t::object_start || event == J::parse_event_t::array_start))
+                throw std::runtime_error("nested more than " + std::to_string(kMaxDepth) + " levels deep");
+            return true;
+        });
         return fn(j);
     } catch (const std::exception& e) {
         error = e.what();
