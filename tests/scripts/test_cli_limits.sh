@@ -80,5 +80,20 @@ for f in loop.json rank2.json; do
     grep -qE "symbolic link loop|a FIFO" "$tmp/err" || fail "analyze-job $f: $(cat "$tmp/err")"
 done
 
+# 5. --dask: local:N outside 1..4 per core is refused at once; an address nothing listens on fails at
+# once with the system's reason, before Python or Dask are started.
+for n in 0 -1 100000 x ""; do
+    refused "local:N needs N workers from 1 to" "$KS_BIN" analyze-job "$tmp/t.json" --dask "local:$n"
+done
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+start=$(date +%s)
+rc=0
+timeout 60 "$KS_BIN" analyze-job "$tmp/t.json" --dask "tcp://127.0.0.1:$port" > "$tmp/out" 2> "$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "--dask to a closed port exited $rc: $(cat "$tmp/err")"
+[ $(($(date +%s) - start)) -le 5 ] || fail "--dask to a closed port took $(($(date +%s) - start)) s"
+grep -qF "cannot connect: Connection refused" "$tmp/err" || fail "--dask closed port: $(cat "$tmp/err")"
+"$KS_BIN" analyze-job "$tmp/t.json" --dask "tcp://127.0.0.1:99999" 2> "$tmp/err" && fail "port 99999 accepted"
+grep -qF "not an address" "$tmp/err" || fail "--dask port 99999: $(cat "$tmp/err")"
+
 [ $failed -eq 0 ] && echo "ok"
 exit $failed
