@@ -7,8 +7,10 @@
 #include "core/live/framestream.h"
 #include "core/live/liveingest.h"
 #include "core/record/recordtypes.h"
+#include "core/util/atomicfile.h"
 #include "liveframes.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
@@ -96,6 +98,58 @@ private slots:
         QCOMPARE(removeStaleSessionFiles(runtime.path().toStdString()), 1);
         QVERIFY(!std::filesystem::exists(dir));
         QVERIFY(std::filesystem::exists(kept));
+    }
+
+    // A window file far larger than what the session's budget has left (a sparse 1 GB file, a gzip
+    // bomb) is refused after reading that much, with one line; the session goes on and the memory
+    // stays near the budget.
+    void hugeWindowFilesAreRefusedWithinTheBudget()
+    {
+        QTemporaryDir session;
+        const std::string dir = session.path().toStdString();
+        const std::string sparse = dir + "/sparse.json";
+        {
+            const int fd = ::open(sparse.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            QVERIFY(fd >= 0);
+            QCOMPARE(::ftruncate(fd, off_t(1) << 30), 0);
+            ::close(fd);
+        }
+        const std::string bomb = dir + "/bomb.json.gz";
+        {
+            AtomicFile f(bomb, AtomicFile::Options{AtomicFile::Compression::Gzip});
+            QVERIFY(f.open());
+            const std::string spaces(1 << 20, ' ');
+            QVERIFY(f.write("{\"traceEvents\": ["));
+            for (int i = 0; i < 256; ++i)
+                QVERIFY(f.write(spaces));
+            QVERIFY(f.write("]}"));
+            QVERIFY(f.commit());
+        }
+        writeWindow(dir + "/ok.json");
+
+        Trace t;
+        LiveIngest in(t);
+        in.setWindowDir(dir);
+        in.setBudget(16 << 20);
+        const auto c = in.open(4242);
+        QCOMPARE(feed(in, c, hello()), std::string());
+        const long before = residentKiB();
+        QElapsedTimer clock;
+        clock.start();
+        for (const std::string& path : {sparse, bomb}) {
+            QCOMPARE(feed(in, c, windowFrame(path)), std::string());
+            const std::vector<LogLine> logs = in.takeLogs();
+            QVERIFY(!logs.empty());
+            QVERIFY2(logs.back().text.find("larger than the 8 MB the session's memory budget has left") !=
+                         std::string::npos,
+                     logs.back().text.c_str());
+        }
+        QVERIFY2(residentKiB() - before < 200 * 1024, std::to_string(residentKiB() - before).c_str());
+        QVERIFY(clock.elapsed() < 20000);
+        QCOMPARE(in.counters().windowErrors, uint64_t(2));
+        // A window that fits is still merged.
+        QCOMPARE(feed(in, c, windowFrame(dir + "/ok.json")), std::string());
+        QCOMPARE(in.counters().windows, uint64_t(1));
     }
 
     void windowFramesOpenOnlyRegularFilesInTheWindowDirectory()
