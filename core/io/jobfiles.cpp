@@ -129,19 +129,21 @@ JobFiles findJobFiles(const std::vector<std::string>& dirOrFiles)
             std::map<std::string, std::string> newest;
             for (const LogdirEntry& e : scanLogdir(p, 0))
                 newest[e.worker] = e.path;
-            if (newest.empty()) {
-                // Anything named *.json[.gz] at the top (HTA's rank-N.json.gz layout).
-                for (const auto& entry : std::filesystem::directory_iterator(p, ec)) {
-                    const std::string name = entry.path().filename().string();
-                    if (!isTraceName(name)) continue;
-                    std::error_code fileEc;
-                    if (entry.is_regular_file(fileEc))
-                        newest[name] = entry.path().string();
-                    else
-                        out.warnings.push_back(entry.path().string() +
-                                               ": skipped: " + notAFile(entry, fileEc));
-                }
+            const bool scanned = !newest.empty();
+            std::map<std::string, std::string> hta;
+            // Entries named like traces that are not regular files are skipped (a FIFO would block the
+            // reader, a link loop cannot be opened), each with a warning; the rest of HTA's
+            // rank-N.json.gz layout is read when the directory is not a TensorBoard log directory.
+            for (const auto& entry : std::filesystem::directory_iterator(p, ec)) {
+                const std::string name = entry.path().filename().string();
+                if (!isTraceName(name)) continue;
+                std::error_code fileEc;
+                if (!entry.is_regular_file(fileEc))
+                    out.warnings.push_back(entry.path().string() + ": skipped: " + notAFile(entry, fileEc));
+                else if (!scanned)
+                    hta[name] = entry.path().string();
             }
+            if (newest.empty()) newest = std::move(hta);
             for (const auto& [worker, path] : newest)
                 if (path.size() < 5 || path.compare(path.size() - 5, 5, ".kjob") != 0)
                     addFile(path, out.files);
