@@ -140,7 +140,7 @@ private slots:
             QCOMPARE(feed(in, c, windowFrame(path)), std::string());
             const std::vector<LogLine> logs = in.takeLogs();
             QVERIFY(!logs.empty());
-            QVERIFY2(logs.back().text.find("larger than the 8 MB the session's memory budget has left") !=
+            QVERIFY2(logs.back().text.find("MB the session's memory budget has left for it") !=
                          std::string::npos,
                      logs.back().text.c_str());
         }
