@@ -263,7 +263,13 @@ int runRecord(const Args& args)
     const live::SessionStatus st = session.status();
     if (latency) printLatency(latencies);
 
-    const SaveResult saved = saveTraceFile(trace, output);
+    // The file holds no more call-stack text than the session was allowed to keep in memory: one
+    // stack shared by many ops is written once per op.
+    SaveOptions saveOptions;
+    saveOptions.maxStackBytes = budgetMb << 20;
+    const SaveResult saved = saveTraceFile(trace, output, saveOptions);
+    for (const std::string& w : saved.warnings)
+        std::fprintf(stderr, "kinetoscope record: warning: %s\n", w.c_str());
     if (!saved.ok) {
         std::string errors;
         const std::string recovered = saveRecovery(trace, output, errors);
