@@ -1,6 +1,7 @@
 // .kjob files (job summaries) built to break the reader: numbers that no int holds, and nesting far
 // deeper than any job file has. Each gives a one-line error, never undefined behaviour or a crash.
 
+#include "core/analysis/ranks/jobsummary.h"
 #include "core/analysis/ranks/kjob.h"
 
 #include <QTest>
@@ -119,6 +120,69 @@ private slots:
         QVERIFY2(
             jobSummaryFromJson(jobWith("1", "[" + rankWith(",\"x\":[[[[[[[[1]]]]]]]]") + "]"), job, error),
             error.c_str());
+    }
+
+    // Found by fuzz_kjob: nlohmann quotes the text it stopped at, and passes DEL and bytes that are
+    // not UTF-8 through; the error is one escaped line.
+    void errorsQuotingTheFileAreEscaped()
+    {
+        for (const std::string& text :
+             {jobWith("1", "[1 \x7f]"), jobWith("1", "[1 \xff\x1b[2J]"), jobWith("\"\x7f\"")}) {
+            JobSummary job;
+            std::string error;
+            QVERIFY(!jobSummaryFromJson(text, job, error));
+            QVERIFY(!error.empty());
+            for (unsigned char c : error)
+                QVERIFY2(c >= 0x20 && c != 0x7f && c < 0x80, error.c_str());
+            RankSummary rank;
+            error.clear();
+            QVERIFY(!rankSummaryFromJson(text, rank, error));
+            for (unsigned char c : error)
+                QVERIFY2(c >= 0x20 && c != 0x7f && c < 0x80, error.c_str());
+        }
+    }
+
+    // Found by fuzz_kjob: the job views subtract and add times of different ranks; at the ends of
+    // the int64 range they saturate instead of overflowing (a release build wrapped them negative).
+    void jobViewsSaturate()
+    {
+        constexpr int64_t kMax = INT64_MAX, kMin = INT64_MIN;
+        JobSummary job;
+        for (int64_t r : {kMax, int64_t(0)}) {
+            RankSummary rank;
+            rank.rank = r;
+            RankStep step;
+            step.number = 1;
+            step.start = kMin;
+            step.end = kMax;
+            rank.steps.push_back(step);
+            for (int i = 0; i < 2; ++i) {
+                Collective c;
+                c.op = "allreduce";
+                c.name = "ncclKernel";
+                c.dtype = "Float";
+                c.bytes = 4;
+                c.groupSize = 2;
+                c.stream = 7;
+                c.step = 1;
+                c.start = job.ranks.empty() ? kMin : kMax;
+                c.duration = kMax;
+                c.onDevice = true;
+                rank.collectives.push_back(c);
+            }
+            job.ranks.push_back(rank);
+        }
+        job.normalize();
+        QCOMPARE(job.ranks.size(), size_t(2));
+        const std::vector<CollectiveRow> rows = collectiveTable(job);
+        QCOMPARE(rows.size(), size_t(1));
+        QCOMPARE(rows[0].maxSkew, kMax);
+        for (const RankCollectiveRow& r : rankCollectiveTable(job))
+            QCOMPARE(r.time, kMax);
+        const StragglerReport s = findStragglers(job);
+        QVERIFY2(s.available, s.why.c_str());
+        for (const StragglerReport::StepRow& row : s.steps)
+            QCOMPARE(row.spread, kMax);
     }
 };
 

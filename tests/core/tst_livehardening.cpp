@@ -210,6 +210,10 @@ private slots:
             // A name with a newline (and a window file whose error would quote raw bytes) still
             // gives one line.
             {dir + "/new\nline.json", QStringLiteral("new\\x0aline.json")},
+            // A NUL ends the name the system sees: this would open ok.json, which was not named.
+            {dir + "/ok.json" + std::string("\0.evil", 6),
+             QStringLiteral("ok.json\\x00.evil refused: its name holds a NUL")},
+            {dir + std::string("/\0/../ok.json", 13), QStringLiteral("holds a NUL byte")},
         };
         uint64_t errors = 1;
         for (const auto& [path, why] : refused) {

@@ -1,6 +1,7 @@
 #include "core/analysis/ranks/kjob.h"
 
 #include "core/util/atomicfile.h"
+#include "core/util/textescape.h"
 
 #include <cmath>
 #include <fstream>
@@ -225,11 +226,14 @@ bool guarded(std::string_view json, std::string& error, Fn&& fn)
                 throw std::runtime_error("nested more than " + std::to_string(kMaxDepth) + " levels deep");
             return true;
         });
-        return fn(j);
+        if (fn(j)) return true;
     } catch (const std::exception& e) {
         error = e.what();
-        return false;
     }
+    // The message may quote the file (nlohmann's "last read: '...'" passes DEL and bytes that are
+    // not UTF-8 through; a version shown as it was written): escaped for a terminal.
+    error = escapeText(error);
+    return false;
 }
 
 } // namespace
