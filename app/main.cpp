@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "core/util/atomicfile.h"
 
 #include <cstdio>
 #include <cstring>
@@ -26,6 +27,8 @@ void printHelp()
 
 int main(int argc, char** argv)
 {
+    // An export or recording stopped by Ctrl+C or SIGTERM leaves no temporary file behind.
+    ks::AtomicFile::removeTempsOnSignals();
     if (argc >= 2) {
         const std::string first = argv[1];
         if (first == "--help" || first == "-h") {

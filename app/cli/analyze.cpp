@@ -71,6 +71,10 @@ int runAnalyze(const Args& args)
             json = true;
         } else if (a == "--csv") {
             if (!in.value(csvDir)) return 2;
+            if (csvDir.empty()) {
+                in.invalid("a directory", csvDir);
+                return 2;
+            }
         } else if (a == "--steps") {
             if (!in.value(v)) return 2;
             if (!parseSteps(v, stepA, stepB)) {

@@ -7,13 +7,20 @@
 #include "core/util/paths.h"
 #include "core/util/textescape.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <netdb.h>
+#include <poll.h>
 #include <spawn.h>
 #include <string>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -64,6 +71,99 @@ bool parseCount(const std::string& v, int64_t& out)
 {
     const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
     return r.ec == std::errc() && r.ptr == v.data() + v.size() && out >= 0;
+}
+
+// A Dask scheduler given as local:N: N workers on this machine, from 1 to four per core (more would
+// only fight over the cores, and each is a process). False with the reason otherwise.
+bool checkLocalScheduler(const std::string& scheduler, std::string& why)
+{
+    const std::string n = scheduler.substr(6);
+    int64_t workers = 0;
+    const int64_t most = std::max<int64_t>(4, 4 * int64_t(std::thread::hardware_concurrency()));
+    if (!parseCount(n, workers) || workers < 1 || workers > most) {
+        why =
+            "local:N needs N workers from 1 to " + std::to_string(most) + " (four per core), got '" + n + "'";
+        return false;
+    }
+    return true;
+}
+
+// Whether a TCP connection to the scheduler opens within kConnectSeconds, so that a wrong address
+// fails at once with the system's reason (Dask retries a refused port for its whole timeout).
+// Addresses with another scheme (tls://, ucx://) are left to Dask.
+constexpr int kConnectSeconds = 10;
+bool checkSchedulerReachable(const std::string& scheduler, std::string& why)
+{
+    std::string address = scheduler;
+    if (address.starts_with("tcp://"))
+        address = address.substr(6);
+    else if (address.find("://") != std::string::npos)
+        return true;
+    while (!address.empty() && address.back() == '/')
+        address.pop_back();
+    std::string host, port;
+    if (address.starts_with('[')) {
+        const size_t close = address.find(']');
+        if (close == std::string::npos || address.compare(close + 1, 1, ":") != 0) {
+            why = "not an address (tcp://HOST:PORT or local:N)";
+            return false;
+        }
+        host = address.substr(1, close - 1);
+        port = address.substr(close + 2);
+    } else {
+        const size_t colon = address.rfind(':');
+        if (colon == std::string::npos) {
+            host = address;
+            port = "8786"; // Dask's default scheduler port
+        } else {
+            host = address.substr(0, colon);
+            port = address.substr(colon + 1);
+        }
+    }
+    int64_t portNumber = 0;
+    if (host.empty() || !parseCount(port, portNumber) || portNumber < 1 || portNumber > 65535) {
+        why = "not an address (tcp://HOST:PORT or local:N)";
+        return false;
+    }
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    if (const int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+        why = std::string("cannot resolve ") + host + ": " + ::gai_strerror(rc);
+        return false;
+    }
+    std::string reason = "no address";
+    bool ok = false;
+    for (addrinfo* a = found; a && !ok; a = a->ai_next) {
+        const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0) {
+            reason = std::strerror(errno);
+            continue;
+        }
+        int err = 0;
+        if (::connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
+            err = errno;
+            if (err == EINPROGRESS) {
+                pollfd p{fd, POLLOUT, 0};
+                const int n = ::poll(&p, 1, kConnectSeconds * 1000);
+                socklen_t len = sizeof err;
+                if (n == 0)
+                    err = ETIMEDOUT;
+                else if (n < 0 || ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+                    err = errno;
+            }
+        }
+        ::close(fd);
+        if (err == 0)
+            ok = true;
+        else
+            reason = err == ETIMEDOUT ? "no answer after " + std::to_string(kConnectSeconds) + " s"
+                                      : std::string(std::strerror(err));
+    }
+    ::freeaddrinfo(found);
+    if (!ok) why = "cannot connect: " + reason;
+    return ok;
 }
 
 std::string selfExecutable()
@@ -195,8 +295,11 @@ int runAnalyzeJob(const Args& args)
             if (!value(v)) return 2;
             char* end = nullptr;
             memoryGb = std::strtod(v.c_str(), &end);
-            if (end == v.c_str() || *end || memoryGb <= 0) {
-                std::fprintf(stderr, "kinetoscope analyze-job: --memory needs GB, got '%s'\n", v.c_str());
+            // nan, inf and anything past an exabyte are not a budget (GB × 1e9 must fit a uint64).
+            if (end == v.c_str() || *end || !(memoryGb > 0 && memoryGb <= 1e9)) {
+                std::fprintf(stderr,
+                             "kinetoscope analyze-job: --memory needs GB (above 0, at most 1e9), got '%s'\n",
+                             escapeText(v).c_str());
                 return 2;
             }
         } else if (a == "-j" || a == "--row-limit") {
@@ -233,7 +336,16 @@ int runAnalyzeJob(const Args& args)
             std::fprintf(stderr, "kinetoscope analyze-job: %s\n", escapeText(files.error).c_str());
             return 1;
         }
+        for (const std::string& w : files.warnings)
+            std::fprintf(stderr, "kinetoscope analyze-job: warning: %s\n", escapeText(w).c_str());
         if (!dask.empty()) {
+            std::string why;
+            if (dask.starts_with("local:") ? !checkLocalScheduler(dask, why)
+                                           : !checkSchedulerReachable(dask, why)) {
+                std::fprintf(stderr, "kinetoscope analyze-job: --dask %s: %s\n", escapeText(dask).c_str(),
+                             escapeText(why).c_str());
+                return dask.starts_with("local:") ? 2 : 1;
+            }
             // The driver writes the .kjob; without -o it goes to a temporary file read back here.
             std::string target = outPath;
             if (target.empty())

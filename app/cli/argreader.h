@@ -23,16 +23,18 @@ public:
 
     // The value that follows the current option.
     bool value(std::string& out);
-    // The value as a whole number; `what` names what it must be ("a count"). min: the smallest
-    // accepted.
+    // The value as a whole number; `what` names what it must be ("a count"). min, max: the smallest
+    // and largest accepted.
     template <class T>
-    bool number(T& out, const char* what, T min = std::numeric_limits<T>::lowest())
+    bool number(T& out, const char* what, T min = std::numeric_limits<T>::lowest(),
+                T max = std::numeric_limits<T>::max())
     {
         std::string v;
         if (!value(v)) return false;
         T n{};
         const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
-        if (r.ec != std::errc() || r.ptr != v.data() + v.size() || n < min) return invalid(what, v);
+        if (r.ec != std::errc() || r.ptr != v.data() + v.size() || n < min || n > max)
+            return invalid(what, v);
         out = n;
         return true;
     }

@@ -4,6 +4,7 @@
 #include "core/analysis/compare/runcompare.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/io/tracereader.h"
+#include "core/util/parallelfor.h"
 #include "core/util/textescape.h"
 
 #include <charconv>
@@ -35,7 +36,7 @@ const char* const kUsage =
     "  --row-limit N     rows per table in the text report (default 25; -1: all)\n"
     "  --json            print one JSON object with every section\n"
     "  --csv DIR         write ops.csv, steps.csv, step_summary.csv, perf.csv, tree.csv into DIR\n"
-    "  --threads N       worker threads (default: one per core)\n"
+    "  --threads N       worker threads, at most 1024 (default: one per core)\n"
     "Without --json or --csv a readable report is printed.\n";
 
 void usage(FILE* to)
@@ -99,6 +100,10 @@ int runDiff(const Args& args)
             json = true;
         } else if (a == "--csv") {
             if (!value(csvDir)) return 2;
+            if (csvDir.empty()) {
+                std::fprintf(stderr, "kinetoscope diff: --csv needs a directory, got ''\n");
+                return 2;
+            }
         } else if (a == "--steps" || a == "--align") {
             // One or two side ranges follow: --steps A:1-3 B:4-6.
             bool any = false;
@@ -152,9 +157,9 @@ int runDiff(const Args& args)
         } else if (a == "--threads") {
             if (!value(v)) return 2;
             const auto r = std::from_chars(v.data(), v.data() + v.size(), options.threads);
-            if (r.ec != std::errc() || r.ptr != v.data() + v.size()) {
-                std::fprintf(stderr, "kinetoscope diff: --threads needs a count, got '%s'\n",
-                             escapeText(v).c_str());
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || options.threads > kMaxWorkers) {
+                std::fprintf(stderr, "kinetoscope diff: --threads needs a count from 0 to %u, got '%s'\n",
+                             kMaxWorkers, escapeText(v).c_str());
                 return 2;
             }
         } else if (!a.empty() && a[0] == '-') {

@@ -216,8 +216,8 @@ int runRecord(const Args& args)
         std::fprintf(stderr, "kinetoscope record: %s\n", error.c_str());
         return 1;
     }
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
+    const auto previousInt = std::signal(SIGINT, onInterrupt);
+    const auto previousTerm = std::signal(SIGTERM, onInterrupt);
     const auto started = std::chrono::steady_clock::now();
     std::vector<double> latencies;
     bool stopping = false;
@@ -257,12 +257,19 @@ int runRecord(const Args& args)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     drain();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    // Back to what main installed: a second signal while the trace is written removes its temporary.
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
     const live::SessionStatus st = session.status();
     if (latency) printLatency(latencies);
 
-    const SaveResult saved = saveTraceFile(trace, output);
+    // The file holds no more call-stack text than the session was allowed to keep in memory: one
+    // stack shared by many ops is written once per op.
+    SaveOptions saveOptions;
+    saveOptions.maxStackBytes = budgetMb << 20;
+    const SaveResult saved = saveTraceFile(trace, output, saveOptions);
+    for (const std::string& w : saved.warnings)
+        std::fprintf(stderr, "kinetoscope record: warning: %s\n", w.c_str());
     if (!saved.ok) {
         std::string errors;
         const std::string recovered = saveRecovery(trace, output, errors);

@@ -5,6 +5,7 @@
 #include "core/analysis/summary/summaryreport.h"
 #include "core/analysis/summary/summarytable.h"
 #include "core/io/tracereader.h"
+#include "core/util/parallelfor.h"
 #include "core/util/textescape.h"
 
 #include <cstdio>
@@ -37,7 +38,7 @@ const char* const kUsage =
     "                            trace says with_flops)\n"
     "  --time-unit s|ms|us       print every time in one unit\n"
     "  --header TEXT             a title line above the table\n"
-    "  --threads N               worker threads (default: one per core)\n";
+    "  --threads N               worker threads, at most 1024 (default: one per core)\n";
 
 void usage(FILE* to)
 {
@@ -122,7 +123,7 @@ int runSummary(const Args& args)
             if (!in.value(v)) return 2;
             table.header = v;
         } else if (a == "--threads") {
-            if (!in.number(avg.threads, "a count")) return 2;
+            if (!in.number(avg.threads, "a count from 0 to 1024", 0u, kMaxWorkers)) return 2;
         } else if (!a.empty() && a[0] == '-') {
             in.unknownOption();
             usage(stderr);

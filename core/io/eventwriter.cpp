@@ -3,9 +3,11 @@
 #include "core/util/jsonvalidate.h"
 #include "core/util/jsonwrite.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <string>
 
 namespace ks {
 
@@ -145,7 +147,10 @@ void EventWriter::args(ArgsRef ref)
             appendJsonDouble(m_out, v.d);
             break;
         case ArgType::String:
-            appendJsonString(m_out, v.text);
+            if (a.key == "Call stack")
+                callStack(v.text);
+            else
+                appendJsonString(m_out, v.text);
             break;
         case ArgType::Json:
             verbatimJson(v.text);
@@ -154,6 +159,35 @@ void EventWriter::args(ArgsRef ref)
         return true;
     });
     m_out.push_back('}');
+}
+
+void EventWriter::callStack(std::string_view text)
+{
+    if (m_maxStackTotal != 0 && m_stackBytes + std::min(text.size(), size_t(64)) > m_maxStackTotal) {
+        ++m_stacksLeftOut;
+        appendJsonString(m_out, "[call stack left out: the file's limit of " +
+                                    std::to_string(m_maxStackTotal) + " bytes of call stacks was reached]");
+        return;
+    }
+    if (m_maxStackText == 0 || text.size() <= m_maxStackText) {
+        m_stackBytes += text.size();
+        appendJsonString(m_out, text);
+        return;
+    }
+    // Cut after the last whole frame that fits (frames are separated by ';'), else at the limit,
+    // never inside a UTF-8 sequence.
+    size_t keep = m_maxStackText;
+    const size_t frame = text.rfind(';', keep);
+    if (frame != std::string_view::npos && frame > 0)
+        keep = frame;
+    else
+        while (keep > 0 && (uint8_t(text[keep]) & 0xC0) == 0x80)
+            --keep;
+    ++m_stacksCut;
+    m_stackBytes += keep;
+    appendJsonString(m_out, std::string(text.substr(0, keep)) +
+                                ";[call stack cut: " + std::to_string(text.size() - keep) + " of " +
+                                std::to_string(text.size()) + " bytes left out]");
 }
 
 void EventWriter::slice(const Track& track, size_t row)

@@ -36,6 +36,16 @@ public:
     uint64_t eventCount() const { return m_events; }
     uint64_t invalidJson() const { return m_invalidJson; }
 
+    // Limits on "Call stack" text (SaveOptions::maxStackTextBytes, maxStackBytes; 0: none), and
+    // how many stacks were cut to the first, or left out for the second.
+    void limitStacks(size_t perStack, uint64_t total)
+    {
+        m_maxStackText = perStack;
+        m_maxStackTotal = total;
+    }
+    uint64_t stacksCut() const { return m_stacksCut; }
+    uint64_t stacksLeftOut() const { return m_stacksLeftOut; }
+
 private:
     void begin(char ph);
     void name(StringId id);
@@ -45,6 +55,7 @@ private:
     void where(const Track& track);
     void time(const char* key, TimeNs ns);
     void args(ArgsRef ref);
+    void callStack(std::string_view text);
     void metaEvent(const char* what, RowKey pid, const RowKey* tid, const char* argKey);
     template <typename Fn>
     void forEachThread(const Process& process, Fn&& fn) const;
@@ -58,6 +69,11 @@ private:
     std::string m_escaped;
     std::vector<uint64_t> m_escapedAt; // offset << 24 | length; kNotCached when not yet escaped
     std::unordered_map<const char*, bool> m_jsonValid; // stored JSON text is interned: one check each
+    size_t m_maxStackText = 0;
+    uint64_t m_maxStackTotal = 0;
+    uint64_t m_stackBytes = 0; // "Call stack" text written so far
+    uint64_t m_stacksCut = 0;
+    uint64_t m_stacksLeftOut = 0;
 };
 
 } // namespace ks

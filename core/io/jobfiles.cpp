@@ -89,6 +89,34 @@ void addFile(const std::string& path, std::vector<JobFile>& out)
     out.push_back(std::move(f));
 }
 
+// Why a path that should be a trace is not one: a link loop, a FIFO, a device, missing.
+std::string notAFile(const std::filesystem::directory_entry& entry, std::error_code ec)
+{
+    if (!ec) {
+        const std::filesystem::file_status st = entry.status(ec);
+        if (!ec) {
+            switch (st.type()) {
+            case std::filesystem::file_type::fifo:
+                return "a FIFO, not a regular file";
+            case std::filesystem::file_type::socket:
+                return "a socket, not a regular file";
+            case std::filesystem::file_type::block:
+            case std::filesystem::file_type::character:
+                return "a device, not a regular file";
+            case std::filesystem::file_type::directory:
+                return "a directory, not a trace file";
+            case std::filesystem::file_type::not_found:
+                return "no such file or directory";
+            default:
+                return "not a regular file";
+            }
+        }
+    }
+    if (ec == std::errc::too_many_symbolic_link_levels) return "a symbolic link loop";
+    if (ec == std::errc::no_such_file_or_directory) return "no such file or directory";
+    return ec.message();
+}
+
 } // namespace
 
 JobFiles findJobFiles(const std::vector<std::string>& dirOrFiles)
@@ -101,19 +129,30 @@ JobFiles findJobFiles(const std::vector<std::string>& dirOrFiles)
             std::map<std::string, std::string> newest;
             for (const LogdirEntry& e : scanLogdir(p, 0))
                 newest[e.worker] = e.path;
-            if (newest.empty()) {
-                // Anything named *.json[.gz] at the top (HTA's rank-N.json.gz layout).
-                for (const auto& entry : std::filesystem::directory_iterator(p, ec))
-                    if (entry.is_regular_file(ec) && isTraceName(entry.path().filename().string()))
-                        newest[entry.path().filename().string()] = entry.path().string();
+            const bool scanned = !newest.empty();
+            std::map<std::string, std::string> hta;
+            // Entries named like traces that are not regular files are skipped (a FIFO would block the
+            // reader, a link loop cannot be opened), each with a warning; the rest of HTA's
+            // rank-N.json.gz layout is read when the directory is not a TensorBoard log directory.
+            for (const auto& entry : std::filesystem::directory_iterator(p, ec)) {
+                const std::string name = entry.path().filename().string();
+                if (!isTraceName(name)) continue;
+                std::error_code fileEc;
+                if (!entry.is_regular_file(fileEc))
+                    out.warnings.push_back(entry.path().string() + ": skipped: " + notAFile(entry, fileEc));
+                else if (!scanned)
+                    hta[name] = entry.path().string();
             }
+            if (newest.empty()) newest = std::move(hta);
             for (const auto& [worker, path] : newest)
                 if (path.size() < 5 || path.compare(path.size() - 5, 5, ".kjob") != 0)
                     addFile(path, out.files);
         } else if (std::filesystem::is_regular_file(p, ec)) {
             addFile(p, out.files);
         } else {
-            out.error = p + ": no such file or directory";
+            std::error_code entryEc;
+            const std::filesystem::directory_entry entry(p, entryEc);
+            out.error = p + ": " + notAFile(entry, ec);
             return out;
         }
     }

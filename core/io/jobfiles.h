@@ -14,8 +14,9 @@ struct JobFile {
 };
 
 struct JobFiles {
-    std::vector<JobFile> files; // sorted by rank, then path
-    std::string error;          // one line, when nothing usable was found
+    std::vector<JobFile> files;        // sorted by rank, then path
+    std::string error;                 // one line, when nothing usable was found
+    std::vector<std::string> warnings; // entries named like traces that were skipped, and why
 };
 
 // The rank a trace declares in its distributedInfo, read from the first MB of (decompressed) text,

@@ -243,7 +243,12 @@ void NvprofConverter::begin(std::string& out, const char* ph, std::string_view n
 
 bool NvprofConverter::convert(std::string& json)
 {
-    if (!m_db.hasTable("StringTable")) {
+    std::string schemaError;
+    if (m_db.columns("StringTable", &schemaError).empty()) {
+        if (!schemaError.empty()) {
+            m_error = "unreadable nvprof database (StringTable): " + schemaError;
+            return false;
+        }
         std::string tables;
         SqliteDb::Query q = m_db.query("SELECT name FROM sqlite_master WHERE type = 'table' LIMIT 6");
         int n = 0;

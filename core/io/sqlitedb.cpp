@@ -17,6 +17,43 @@ int interruptCheck(void* flag)
     return static_cast<const std::atomic<bool>*>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
 }
 
+// A database is a program: a view or trigger in it could run anything SQL can (a recursive query
+// that never ends, strings of any size made from nothing). Only what our own statements name
+// directly is allowed; anything reached through a view or a trigger is refused at prepare time.
+int authorize(void*, int action, const char*, const char*, const char*, const char* triggerOrView)
+{
+    if (triggerOrView) return SQLITE_DENY;
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_PRAGMA:
+    case SQLITE_FUNCTION:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    default:
+        return SQLITE_DENY;
+    }
+}
+
+// The longest string or blob a value may have: nvprof's longest are kernel signatures of a few KB.
+constexpr int kMaxValueBytes = 16 << 20;
+// SQLite's own memory (page cache, sorter, values) for the whole process; only this reader uses it.
+constexpr sqlite3_int64 kHeapLimit = sqlite3_int64(1) << 30;
+
+// Settings every connection gets before its first query.
+void harden(sqlite3* db)
+{
+    // Functions a schema names (in views, triggers, defaults) run only if they are harmless.
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_set_authorizer(db, authorize, nullptr);
+    if (sqlite3_hard_heap_limit64(-1) == 0) sqlite3_hard_heap_limit64(kHeapLimit);
+}
+
 } // namespace
 
 SqliteDb::Query::Query(Query&& other) noexcept
@@ -84,6 +121,7 @@ std::unique_ptr<SqliteDb> SqliteDb::openFile(const std::string& path, std::strin
         sqlite3_close_v2(db);
         return nullptr;
     }
+    harden(db);
     return std::unique_ptr<SqliteDb>(new SqliteDb(db));
 }
 
@@ -104,18 +142,57 @@ std::unique_ptr<SqliteDb> SqliteDb::openMemory(std::string_view bytes, std::stri
         sqlite3_close_v2(db);
         return nullptr;
     }
+    harden(db);
     return std::unique_ptr<SqliteDb>(new SqliteDb(db));
 }
 
 std::vector<std::string> SqliteDb::columns(std::string_view table, std::string* error)
 {
     std::vector<std::string> out;
-    // table_info takes the name as an identifier; the names asked for are our own constants.
-    Query q = query("PRAGMA table_info(\"" + std::string(table) + "\")");
-    while (q.step())
+    // Only a real table is read: a view of that name, or a virtual table, is refused.
+    const std::string type = objectType(table, error);
+    if (type.empty()) return out;
+    if (type != "table") {
+        if (error) *error = std::string(table) + " is a " + type + ", not a table: it is not read";
+        return out;
+    }
+    // table_xinfo takes the name as an identifier; the names asked for are our own constants.
+    Query q = query("PRAGMA table_xinfo(\"" + std::string(table) + "\")");
+    while (q.step()) {
+        // A generated column that is not stored computes its values when read: code, not data.
+        if (q.integer(6) == 2) {
+            if (error)
+                *error = "column " + std::string(q.text(1)) + " of " + std::string(table) +
+                         " is computed, not stored: it is not read";
+            return {};
+        }
         out.emplace_back(q.text(1));
+    }
     if (!q.ok() && error) *error = q.error();
     return out;
+}
+
+std::string SqliteDb::objectType(std::string_view name, std::string* error)
+{
+    sqlite3_stmt* stmt = nullptr;
+    const char* sql = "SELECT type, sql FROM sqlite_master WHERE name = ?1";
+    if (sqlite3_prepare_v2(m_db, sql, -1, &stmt, nullptr) != SQLITE_OK) {
+        if (error) *error = lastError(m_db);
+        return {};
+    }
+    Query q(stmt, m_db);
+    sqlite3_bind_text(stmt, 1, name.data(), int(name.size()), SQLITE_TRANSIENT);
+    std::string type;
+    if (q.step()) {
+        type = std::string(q.text(0));
+        const std::string_view create = q.text(1);
+        constexpr std::string_view kVirtual = "CREATE VIRTUAL";
+        if (create.size() >= kVirtual.size() &&
+            sqlite3_strnicmp(create.data(), kVirtual.data(), int(kVirtual.size())) == 0)
+            type = "virtual table";
+    }
+    if (!q.ok() && error) *error = q.error();
+    return type;
 }
 
 bool SqliteDb::hasTable(std::string_view table)

@@ -52,7 +52,7 @@ public:
     static std::unique_ptr<SqliteDb> openMemory(std::string_view bytes, std::string& error);
 
     // The names of the table's columns, empty when there is no such table (or the schema is
-    // unreadable; then error is set).
+    // unreadable, or the name is a view or a virtual table; then error is set).
     std::vector<std::string> columns(std::string_view table, std::string* error = nullptr);
     bool hasTable(std::string_view table);
 
@@ -64,6 +64,8 @@ public:
 
 private:
     explicit SqliteDb(sqlite3* db) : m_db(db) {}
+    // "table", "view", "index", "trigger", "virtual table", or empty when nothing has that name.
+    std::string objectType(std::string_view name, std::string* error);
     sqlite3* m_db = nullptr;
 };
 

@@ -36,6 +36,7 @@ public:
         : m_trace(trace), m_sink(sink), m_options(options), m_events(trace, m_buffer)
     {
         m_buffer.reserve(kFlushBytes + (64 << 10));
+        m_events.limitStacks(options.maxStackTextBytes, options.maxStackBytes);
     }
 
     SaveResult run();
@@ -255,6 +256,16 @@ SaveResult TraceWriter::run()
     if (invalidArgs)
         result.warnings.push_back(std::to_string(invalidArgs) +
                                   " nested arg values were not valid JSON and were written as strings");
+    if (m_events.stacksCut())
+        result.warnings.push_back(std::to_string(m_events.stacksCut()) + " call stacks longer than " +
+                                  std::to_string(m_options.maxStackTextBytes) +
+                                  " bytes were cut to that length (marked \"[call stack cut: ...]\")");
+    if (m_events.stacksLeftOut())
+        result.warnings.push_back(
+            std::to_string(m_events.stacksLeftOut()) +
+            " call stacks were left out (marked \"[call stack left out: ...]\"): the file's "
+            "limit of " +
+            std::to_string(m_options.maxStackBytes) + " bytes of call stacks was reached");
     result.stats.events = m_events.eventCount();
     result.stats.jsonBytes = m_jsonBytes;
     result.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -19,6 +19,14 @@ struct SaveOptions {
     const std::atomic<bool>* cancel = nullptr;
     // zlib level for ".gz" targets (1 fastest .. 9 smallest, Python's gzip default).
     int gzipLevel = 6;
+    // "Call stack" args. The model keeps each distinct stack once, but the file repeats it for
+    // every op that has it, so a few stacks shared by many ops could make a file far larger than
+    // the model. A stack longer than maxStackTextBytes is written cut to that length (at a frame
+    // boundary where it can) with a marker saying how much was left out; once maxStackBytes of
+    // stack text are written, further stacks are written as a marker only. Both are counted in
+    // the result's warnings. 0: no limit.
+    size_t maxStackTextBytes = size_t(1) << 20;
+    uint64_t maxStackBytes = 0;
 };
 
 struct SaveStats {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <filesystem>
 #include <mutex>
 #include <string_view>
 #include <sys/socket.h>
@@ -114,17 +115,14 @@ bool processGone(const std::string& digits)
 
 } // namespace
 
-void removeTree(const std::string& dir)
+bool removeTree(const std::string& dir)
 {
-    if (dir.empty()) return;
-    if (DIR* d = ::opendir(dir.c_str())) {
-        while (dirent* e = ::readdir(d)) {
-            const std::string name = e->d_name;
-            if (name != "." && name != "..") ::unlink((dir + "/" + name).c_str());
-        }
-        ::closedir(d);
-    }
-    ::rmdir(dir.c_str());
+    if (dir.empty()) return true;
+    // Whatever the target left in it, subdirectories included; symbolic links are removed, not
+    // followed.
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    return !ec;
 }
 
 int removeStaleSessionFiles(const std::string& dir)
@@ -154,8 +152,7 @@ int removeStaleSessionFiles(const std::string& dir)
             // windows-<pid>-XXXXXX
             const size_t end = name.find('-', kWindows.size());
             if (end != std::string::npos &&
-                processGone(name.substr(kWindows.size(), end - kWindows.size()))) {
-                removeTree(path);
+                processGone(name.substr(kWindows.size(), end - kWindows.size())) && removeTree(path)) {
                 ++removed;
             }
         }

@@ -15,9 +15,9 @@ namespace ks::live {
 // process) and warning says so. Empty with a reason only when no safe directory can be had.
 std::string privateSocketDir(std::string& error, std::string* warning = nullptr);
 
-// Removes a directory and the plain files in it (session and window directories hold no
-// subdirectories).
-void removeTree(const std::string& dir);
+// Removes a directory and everything in it (a target may have made subdirectories in its window
+// directory); symbolic links in it are removed, not followed. False when something stayed.
+bool removeTree(const std::string& dir);
 
 // Removes what sessions killed without cleaning up left in dir: their sockets
 // ("<tag>-<pid>-<n>.sock") and window directories ("windows-<pid>-XXXXXX") whose process is gone.

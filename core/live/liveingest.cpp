@@ -330,6 +330,12 @@ void LiveIngest::applyWindow(Conn& c, const WindowFrame& w)
     place.hostProcess = c.process;
     place.monoToTrace = m_monoToTrace;
     place.liveBaseNs = m_baseNs;
+    // The window's text and the trace made of it both live in memory for a while: each may take
+    // half of what the budget has left.
+    if (m_budget != 0) {
+        const uint64_t left = m_budget > m_approxBytes ? m_budget - m_approxBytes : 0;
+        place.maxBytes = std::max<uint64_t>(left / 2, 1);
+    }
     // Only a regular file inside the session's window directory is read (and removed): a target
     // naming a FIFO, a device or someone else's file gets a one-line error for that window.
     std::string resolved, why;

@@ -130,8 +130,12 @@ private:
     bool applyEvents(Conn& c, const EventsFrame& e, std::string& error);
     void applyGap(Conn& c, const GapFrame& g);
     // op: the OpInfo record after an operator's Begin (its ids become Kineto's args), or null.
+    // callStack: the "Call stack" text as interned in m_shard (stackArg()), or an invalid id.
     ArgsRef argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op = nullptr,
-                    std::string_view callStack = {});
+                    StringId callStack = {});
+    // The shard's copy of a "Call stack" text the trace holds as text: interned once per text, so
+    // ops sharing a stack share one copy (and its bytes count against the budget once).
+    StringId stackArg(StringId text);
     // Kineto's fwdbwd arrow between an operator of the forward pass and each backward function
     // autograd ran for it (record/fwdbwdlinks.h has the rule).
     // Forward ops are keyed at their Begin; backward ops (their key in ThreadState::openBackward
@@ -169,6 +173,7 @@ private:
     std::string m_windowDir;
     uint64_t m_budget = 0;
     uint64_t m_approxBytes = 0;
+    std::unordered_map<uint32_t, StringId> m_stackArgs; // trace string id -> m_shard's copy
     TimeNs m_latest;
     TimeNs m_earliest;
     bool m_dirty = false;

@@ -19,8 +19,19 @@ constexpr size_t kMaxEarlyBackward = 1 << 16;
 
 } // namespace
 
+StringId LiveIngest::stackArg(StringId text)
+{
+    auto it = m_stackArgs.find(text.value);
+    if (it != m_stackArgs.end()) return it->second;
+    const std::string_view v = m_trace.strings().view(text);
+    const StringId id = m_shard.internString(v);
+    m_approxBytes += v.size() + kIngestStringBytes;
+    m_stackArgs.emplace(text.value, id);
+    return id;
+}
+
 ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation, const WireRecord* op,
-                            std::string_view callStack)
+                            StringId callStack)
 {
     ArgsRef parsed;
     if (payload != 0) {
@@ -53,18 +64,18 @@ ArgsRef LiveIngest::argsFor(Conn& c, uint64_t payload, int64_t correlation, cons
             if (text != c.payloads.end()) c.payloads.erase(text);
         }
     }
-    if (correlation == 0 && !op && callStack.empty()) return parsed;
+    if (correlation == 0 && !op && !callStack.valid()) return parsed;
     m_shard.begin();
     if (correlation != 0) m_shard.addInt("External id", correlation);
     if (parsed.valid())
         m_trace.args().forEach(parsed, [&](const Arg& a) {
             m_shard.add(a.key, a.value);
-            if (a.key == "Call stack") callStack = {};
+            if (a.key == "Call stack") callStack = StringId();
             return true;
         });
     // After the payload's args, where Kineto (and the window builder) put it, unless the payload
     // already has one.
-    if (!callStack.empty()) m_shard.addString("Call stack", callStack);
+    if (callStack.valid()) m_shard.addString("Call stack", callStack);
     if (op) {
         // As Kineto writes them (and profile windows do): the autograd ids only for ops that
         // autograd numbered.
@@ -212,11 +223,11 @@ bool LiveIngest::applyEvents(Conn& c, const EventsFrame& e, std::string& error)
             }
             // Its Stack records, then its OpInfo, follow it in this frame.
             size_t j = i + 1;
-            std::string callStack; // a copy: building the args may intern strings
+            StringId callStack; // the shard's copy, interned once per text (never copied per op)
             for (; j < n && records[j].type == uint8_t(RecordType::Stack); ++j) {
                 StringId text;
-                if (records[j].deviceType == 1 && callStack.empty() && c.name(records[j].name, text))
-                    callStack = std::string(m_trace.strings().view(text));
+                if (records[j].deviceType == 1 && !callStack.valid() && c.name(records[j].name, text))
+                    callStack = stackArg(text);
             }
             const WireRecord* op =
                 j < n && records[j].type == uint8_t(RecordType::OpInfo) ? &records[j] : nullptr;

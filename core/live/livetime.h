@@ -4,6 +4,8 @@
 // and signed overflow is undefined behaviour. Times are kept within ±2^61 ns (±73 years around the
 // trace's origin), so that the difference of any two of them, a duration, fits in an int64 too.
 
+#include "core/util/saturate.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -30,17 +32,8 @@ inline int64_t liveDuration(int64_t start, int64_t end)
     return std::max<int64_t>(0, clampLiveTime(end) - clampLiveTime(start));
 }
 
-// a + b for byte counts and totals (saturating at the int64 range).
-inline int64_t addSaturated(int64_t a, int64_t b)
-{
-    int64_t r;
-    if (__builtin_add_overflow(a, b, &r)) return a > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
-
-inline int64_t negateSaturated(int64_t a)
-{
-    return a == INT64_MIN ? INT64_MAX : -a;
-}
+// Byte counts and totals saturate at the int64 range.
+using ks::addSaturated;
+using ks::negateSaturated;
 
 } // namespace ks::live

@@ -1,5 +1,7 @@
 #include "core/live/windowfile.h"
 
+#include "core/util/textescape.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -22,29 +24,37 @@ std::string realPath(const std::string& p)
 
 int openWindowFile(const std::string& path, const std::string& dir, std::string& resolved, std::string& error)
 {
+    // The target chose the path: escaped before it goes into a message (a log line).
+    const std::string shown = escapeText(path);
     if (dir.empty()) {
-        error = "window file " + path + " refused: this session has no window directory";
+        error = "window file " + shown + " refused: this session has no window directory";
+        return -1;
+    }
+    // A NUL would end the name the system sees early: some other file than the one named.
+    if (path.find('\0') != std::string::npos) {
+        error = "window file " + shown + " refused: its name holds a NUL byte";
         return -1;
     }
     const size_t slash = path.rfind('/');
     if (path.empty() || path[0] != '/' || slash == std::string::npos) {
-        error = "window file " + path + " refused: not an absolute path";
+        error = "window file " + shown + " refused: not an absolute path";
         return -1;
     }
     const std::string name = path.substr(slash + 1);
     if (name.empty() || name == "." || name == "..") {
-        error = "window file " + path + " refused: not a file name";
+        error = "window file " + shown + " refused: not a file name";
         return -1;
     }
     const std::string realDir = realPath(dir);
     const std::string parent = realPath(slash == 0 ? "/" : path.substr(0, slash));
     if (realDir.empty() || parent.empty() || (parent != realDir && parent.rfind(realDir + "/", 0) != 0)) {
-        error = "window file " + path + " refused: not inside the session's window directory " + dir;
+        error =
+            "window file " + shown + " refused: not inside the session's window directory " + escapeText(dir);
         return -1;
     }
     const int dirFd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirFd < 0) {
-        error = "cannot open window file " + path + ": " + std::strerror(errno);
+        error = "cannot open window file " + shown + ": " + std::strerror(errno);
         return -1;
     }
     // O_NOFOLLOW: a symlink planted as the file is refused (ELOOP); O_NONBLOCK: opening a FIFO
@@ -53,13 +63,13 @@ int openWindowFile(const std::string& path, const std::string& dir, std::string&
     const int openErr = errno;
     ::close(dirFd);
     if (fd < 0) {
-        error = openErr == ELOOP ? "window file " + path + " refused: it is a symlink"
-                                 : "cannot open window file " + path + ": " + std::strerror(openErr);
+        error = openErr == ELOOP ? "window file " + shown + " refused: it is a symlink"
+                                 : "cannot open window file " + shown + ": " + std::strerror(openErr);
         return -1;
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = "window file " + path + " refused: not a regular file";
+        error = "window file " + shown + " refused: not a regular file";
         ::close(fd);
         return -1;
     }

@@ -1,5 +1,6 @@
 #include "core/live/windowmerge.h"
 
+#include "core/io/bytesource.h"
 #include "core/io/tracereader.h"
 #include "core/live/livetime.h"
 
@@ -275,7 +276,40 @@ WindowMergeResult mergeWindow(Trace& live, LiveTracks& tracks, ArgShard& shard, 
     WindowMergeResult res;
     LoadOptions lo;
     lo.threads = 1; // the ingest thread must not take every core from the target
-    LoadResult r = loadTraceFile(readPath.empty() ? window.path : readPath, lo);
+    LoadResult r;
+    if (placement.maxBytes == 0) {
+        r = loadTraceFile(readPath.empty() ? window.path : readPath, lo);
+    } else {
+        // Read through the byte source (which undoes gzip) up to the limit, then load the text: a
+        // sparse 20 GB file or a gzip bomb costs at most the limit, and the file cannot grow between
+        // a size check and the load.
+        std::string error, text;
+        auto source = openByteSource(readPath.empty() ? window.path : readPath, error);
+        if (!source) {
+            res.error = "cannot read window " + window.path + ": " + error;
+            return res;
+        }
+        try {
+            const uint64_t limit = placement.maxBytes;
+            text.resize(size_t(std::min<uint64_t>(limit + 1, 1 << 20)));
+            size_t have = 0;
+            while (size_t got = source->read(text.data() + have, text.size() - have)) {
+                have += got;
+                if (have > limit) {
+                    res.error = "window " + window.path + " is larger than the " +
+                                std::to_string(limit >> 20) +
+                                " MB the session's memory budget has left for it: not merged";
+                    return res;
+                }
+                if (have == text.size()) text.resize(size_t(std::min<uint64_t>(limit + 1, text.size() * 2)));
+            }
+            text.resize(have);
+        } catch (const std::exception& e) {
+            res.error = "cannot read window " + window.path + ": " + e.what();
+            return res;
+        }
+        r = loadTraceData(text, lo);
+    }
     if (!r.ok()) {
         res.error = "cannot read window " + window.path + ": " + r.error;
         return res;

@@ -13,6 +13,9 @@ struct WindowPlacement {
     ProcessId hostProcess;   // the target process the window's host threads belong to
     int64_t monoToTrace = 0; // add to a monotonic ns time to get the live trace's time
     int64_t liveBaseNs = 0;  // the live trace's baseTimeNanoseconds (Unix epoch ns of time 0)
+    // The most bytes of (decompressed) JSON text read from the window file; a larger one is refused
+    // (what the session's memory budget has left). 0: no limit.
+    uint64_t maxBytes = 0;
 };
 
 struct WindowMergeResult {

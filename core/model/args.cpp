@@ -224,6 +224,12 @@ void ArgShard::addString(std::string_view key, std::string_view v)
     putVarint(m_strings.intern(v).value);
 }
 
+void ArgShard::addString(std::string_view key, StringId interned)
+{
+    addKey(key, ArgType::String);
+    putVarint(interned.value);
+}
+
 StringId ArgShard::addJson(std::string_view key, std::string_view compactJson)
 {
     addKey(key, ArgType::Json);

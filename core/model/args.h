@@ -138,6 +138,10 @@ public:
     void addUInt(std::string_view key, uint64_t v);
     void addDouble(std::string_view key, double v);
     void addString(std::string_view key, std::string_view v);
+    // A string this shard interned before (internString()): a text that many objects share (a call
+    // stack) is hashed and stored once, however many objects refer to it.
+    StringId internString(std::string_view v) { return m_strings.intern(v); }
+    void addString(std::string_view key, StringId interned);
     // Returns the id the text was interned as in this shard, which a later addJson can pass instead.
     StringId addJson(std::string_view key, std::string_view compactJson);
     void addJson(std::string_view key, StringId internedJson);

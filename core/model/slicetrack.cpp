@@ -2,6 +2,7 @@
 
 #include "core/util/largeallocator.h"
 #include "core/util/nearsort.h"
+#include "core/util/saturate.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -26,6 +27,14 @@ SliceTrack::Level& SliceTrack::levelForWrite(size_t depth)
     return *m_levels[depth];
 }
 
+// A duration that is never negative and never takes the end past the last representable time, so
+// start + duration never overflows, wherever it is computed.
+TimeNs SliceTrack::fitDuration(TimeNs start, TimeNs dur)
+{
+    if (dur < 0) return 0;
+    return start > 0 ? std::min(dur, std::numeric_limits<TimeNs>::max() - start) : dur;
+}
+
 TimeNs SliceTrack::stackEnd(uint32_t row) const
 {
     const TimeNs d = duration(row);
@@ -35,7 +44,7 @@ TimeNs SliceTrack::stackEnd(uint32_t row) const
 uint32_t SliceTrack::append(TimeNs start, TimeNs dur, StringId name, StringId cat, ArgsRef args)
 {
     if (m_starts.size() >= UINT32_MAX - 1) throw std::length_error("track has too many slices");
-    if (dur < 0 && dur != kOpen) dur = 0;
+    if (dur != kOpen) dur = fitDuration(start, dur);
     const uint32_t row = uint32_t(m_starts.size());
     m_durs.push_back(dur);
     m_names.push_back(name);
@@ -81,7 +90,7 @@ uint32_t SliceTrack::stage(TimeNs start, TimeNs dur, StringId name, StringId cat
 {
     if (m_starts.size() >= UINT32_MAX - 1) throw std::length_error("track has too many slices");
     const uint32_t row = uint32_t(m_starts.size());
-    m_durs.push_back(dur < 0 ? 0 : dur);
+    m_durs.push_back(fitDuration(start, dur));
     m_names.push_back(name);
     m_cats.push_back(cat);
     m_args.push_back(args);
@@ -153,7 +162,7 @@ uint32_t SliceTrack::begin(TimeNs start, StringId name, StringId cat, ArgsRef ar
 void SliceTrack::close(uint32_t row, TimeNs end)
 {
     const TimeNs s = start(row);
-    const TimeNs dur = std::max<TimeNs>(0, end - s);
+    const TimeNs dur = fitDuration(s, subSaturated(end, s));
     std::atomic_ref<TimeNs>(m_durs[row]).store(dur, std::memory_order_relaxed);
     // An open row is the last row at its depth, so only its own running maximum needs fixing.
     Level& level = *m_levels[depth(row)];

@@ -113,6 +113,7 @@ private:
     template <typename T>
     static void permute(Column<T>& column, const LargeVector<uint32_t>& order);
     TimeNs stackEnd(uint32_t row) const;
+    static TimeNs fitDuration(TimeNs start, TimeNs dur);
 
     Column<TimeNs> m_starts;
     Column<TimeNs> m_durs;

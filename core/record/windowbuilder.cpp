@@ -162,10 +162,11 @@ private:
     // Payloads are JSON objects; their members become the event's args in order. The call stack
     // comes after them, where Kineto puts it (after "Input Dims"/"Input type"), unless the payload
     // already has one.
-    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId, std::string_view callStack = {},
+    // callStack: the "Call stack" text as interned in m_shard (callStackOf()), or an invalid id.
+    ArgsRef args(uint64_t payload, int64_t correlation, int64_t* externalId, StringId callStack = {},
                  const Open* op = nullptr)
     {
-        if (payload == 0 && correlation == 0 && callStack.empty() && !op) return {};
+        if (payload == 0 && correlation == 0 && !callStack.valid() && !op) return {};
         // Parsed before this object begins: parsing builds an object of its own in the shard.
         ArgsRef parsed;
         if (payload != 0)
@@ -178,10 +179,10 @@ private:
         if (payload != 0) {
             for (const Arg& a : m_trace.args().decode(parsed)) {
                 m_shard.add(a.key, a.value);
-                if (a.key == "Call stack") callStack = {};
+                if (a.key == "Call stack") callStack = StringId();
             }
         }
-        if (!callStack.empty()) m_shard.addString("Call stack", callStack);
+        if (callStack.valid()) m_shard.addString("Call stack", callStack);
         if (op) {
             // As Kineto writes them: the autograd ids only for ops that autograd numbered.
             m_shard.addInt("Record function id", int64_t(op->recordFunctionId));
@@ -207,16 +208,19 @@ private:
     }
 
     // Symbolized here, once per distinct address, since the hot path only kept addresses.
-    std::string callStackOf(const Open& o)
+    // The stack's text interned in m_shard. A caller's text (the Python stack) that many ops share
+    // is looked up and interned once, not copied and hashed again for every op.
+    StringId callStackOf(const Open& o)
     {
         if (o.stackText != 0) {
             auto it = m_stackTexts.find(o.stackText);
             if (it == m_stackTexts.end())
-                it = m_stackTexts.emplace(o.stackText, m_recorder.name(o.stackText)).first;
+                it = m_stackTexts.emplace(o.stackText, m_shard.internString(m_recorder.name(o.stackText)))
+                         .first;
             return it->second;
         }
         if (o.frameCount == 0) return {};
-        return m_symbolizer.callStack(m_frames.data() + o.framesBegin, o.frameCount);
+        return m_shard.internString(m_symbolizer.callStack(m_frames.data() + o.framesBegin, o.frameCount));
     }
 
     ArgsRef parsePayload(uint64_t payload)
@@ -297,7 +301,7 @@ private:
     std::unordered_map<uint64_t, ArgsRef> m_payloadArgs;
     std::vector<uint64_t> m_frames; // native frames of the current thread's ranges
     StackSymbolizer m_symbolizer;
-    std::unordered_map<uint32_t, std::string> m_stackTexts;
+    std::unordered_map<uint32_t, StringId> m_stackTexts; // recorder's text id -> m_shard's copy
     FwdBwdLinks m_links;
 };
 

@@ -83,6 +83,47 @@ pid_t tempOwner(std::string_view name)
     return pid;
 }
 
+// The temporary files open now, for the signal handler to remove: fixed slots of plain bytes, as a
+// handler may use nothing else. A slot is written while it is Claimed and read only when Ready.
+constexpr size_t kTempSlots = 64;
+enum SlotState : int { Free, Claimed, Ready };
+struct TempSlot {
+    std::atomic<int> state{Free};
+    char path[4096];
+};
+TempSlot g_temps[kTempSlots];
+
+int registerTemp(const std::string& path)
+{
+    if (path.size() >= sizeof TempSlot::path) return -1;
+    for (size_t i = 0; i < kTempSlots; ++i) {
+        int expected = Free;
+        if (g_temps[i].state.compare_exchange_strong(expected, Claimed)) {
+            std::memcpy(g_temps[i].path, path.c_str(), path.size() + 1);
+            g_temps[i].state.store(Ready, std::memory_order_release);
+            return int(i);
+        }
+    }
+    return -1; // more than 64 at once: those are left to the next run's cleanup
+}
+
+void unregisterTemp(int slot)
+{
+    if (slot >= 0) g_temps[slot].state.store(Free, std::memory_order_release);
+}
+
+void removeTempsAndDie(int sig)
+{
+    for (TempSlot& t : g_temps)
+        if (t.state.load(std::memory_order_acquire) == Ready) ::unlink(t.path);
+    // Then the signal's own action, so the parent sees the process killed by it.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    ::sigaction(sig, &dfl, nullptr);
+    ::raise(sig);
+}
+
 bool processGone(pid_t pid)
 {
     // EPERM means it exists under another user: only ESRCH says it is gone.
@@ -90,6 +131,19 @@ bool processGone(pid_t pid)
 }
 
 } // namespace
+
+void AtomicFile::removeTempsOnSignals()
+{
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue; // ignored or taken
+        struct sigaction sa {};
+        sa.sa_handler = removeTempsAndDie;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
 
 size_t AtomicFile::removeStaleTemps(const std::string& dir)
 {
@@ -179,6 +233,8 @@ void AtomicFile::removeTemp()
         ::unlink(m_tempPath.c_str());
         m_tempPath.clear();
     }
+    unregisterTemp(m_signalSlot);
+    m_signalSlot = -1;
 }
 
 bool AtomicFile::open()
@@ -211,6 +267,7 @@ bool AtomicFile::open()
         if (fd >= 0) {
             m_fd = fd;
             m_tempPath = std::move(temp);
+            m_signalSlot = registerTemp(m_tempPath);
             break;
         }
         err = errno;
@@ -317,6 +374,9 @@ bool AtomicFile::commit()
     if (::close(fd) != 0) return fail("cannot write " + m_path, errno);
     if (::rename(m_tempPath.c_str(), m_path.c_str()) != 0) return fail("cannot replace " + m_path, errno);
     m_tempPath.clear();
+    // After the rename: a signal in between unlinks a name that no longer exists.
+    unregisterTemp(m_signalSlot);
+    m_signalSlot = -1;
     // The rename itself is durable only once the directory entry is on disk. Some file systems
     // refuse fsync on directories; the data is safe either way, so this is best effort.
     const int dfd = ::open(directoryOf(m_path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -14,10 +14,11 @@ namespace ks {
 // Python's gzip module writes). A replaced file keeps its permission bits; a symlink target is
 // written through (the file it points to is replaced, the link stays).
 //
-// The temporary file is ".<name>.ks-<pid>-<random>.tmp". A process killed mid-write (kill -9, OOM)
-// cannot remove it, so open() removes such leftovers from the directory it writes to: files named
-// that way, owned by this user, untouched for an hour, whose pid no longer exists. A file of a live
-// process, or of someone else's program, is never touched.
+// The temporary file is ".<name>.ks-<pid>-<random>.tmp". A program that calls removeTempsOnSignals()
+// removes its open ones when SIGINT, SIGTERM or SIGHUP ends it. A process killed mid-write (kill -9,
+// OOM) cannot remove them, so open() removes such leftovers from the directory it writes to: files
+// named that way, owned by this user, untouched for a minute, whose pid no longer exists. A file of a
+// live process, or of someone else's program, is never touched.
 //
 // Used by every exporter (traces, tables, memory timelines, recordings). Not thread-safe.
 class AtomicFile {
@@ -61,8 +62,14 @@ public:
     // The temporary file's path while open (for tests and diagnostics).
     const std::string& tempPath() const { return m_tempPath; }
 
-    // Leftovers of killed writers older than this are removed when a file is opened in their directory.
-    static constexpr int kStaleTempSeconds = 3600;
+    // Leftovers of dead writers untouched for this long are removed when a file is opened in their
+    // directory (the wait keeps the file of a writer in another pid namespace, which looks dead here
+    // but still writes).
+    static constexpr int kStaleTempSeconds = 60;
+    // Installs handlers for SIGINT, SIGTERM and SIGHUP (those whose action is the default) that
+    // remove every temporary file open now, then end the process by the signal. For programs
+    // (kinetoscope's main), not for the library inside someone else's process.
+    static void removeTempsOnSignals();
     // Removes them from dir now; returns how many were removed (for tests and diagnostics).
     static size_t removeStaleTemps(const std::string& dir);
     // One line: what failed, on which file, and the system's reason.
@@ -87,6 +94,7 @@ private:
     std::string m_buffer;
     std::unique_ptr<Gzip> m_gzip;
     int m_fd = -1;
+    int m_signalSlot = -1;
     bool m_failed = false;
     uint64_t m_bytesIn = 0;
     uint64_t m_bytesOut = 0;

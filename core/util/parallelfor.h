@@ -3,16 +3,21 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace ks {
 
+// The most worker threads any computation starts, whatever it is asked for: each costs a stack and
+// per-thread state, and past the core count more only cost memory.
+inline constexpr unsigned kMaxWorkers = 1024;
+
 // Number of worker threads to use when the caller asked for `requested` (0 = one per hardware
-// thread).
+// thread), at most kMaxWorkers.
 inline unsigned workerCount(unsigned requested)
 {
-    if (requested != 0) return requested;
+    if (requested != 0) return std::min(requested, kMaxWorkers);
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
@@ -35,8 +40,12 @@ void parallelFor(size_t n, unsigned threads, Fn&& fn)
     };
     std::vector<std::thread> pool;
     pool.reserve(workers - 1);
-    for (size_t t = 1; t < workers; ++t)
-        pool.emplace_back(work);
+    // A thread the system refuses (its thread or memory limit) leaves the work to those started.
+    try {
+        for (size_t t = 1; t < workers; ++t)
+            pool.emplace_back(work);
+    } catch (const std::system_error&) {
+    }
     work();
     for (auto& t : pool)
         t.join();

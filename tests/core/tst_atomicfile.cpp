@@ -351,6 +351,61 @@ private slots:
         expected.sort();
         QCOMPARE(got, expected);
     }
+
+    // A dead writer's leftover goes at the next write once it is a minute old, not an hour.
+    void tempOfDeadWriterIsRemovedAfterAMinute()
+    {
+        const QString dir = freshDir();
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(0);
+        QCOMPARE(::waitpid(child, nullptr, 0), child);
+        const QString name = u".trace.json.ks-"_s + QString::number(child) + u"-abcd1234.tmp"_s;
+        writeFile(dir + u"/"_s + name, "partial");
+        const struct timespec times[2] = {{::time(nullptr) - 120, 0}, {::time(nullptr) - 120, 0}};
+        QCOMPARE(::utimensat(AT_FDCWD, QFile::encodeName(dir + u"/"_s + name).constData(), times, 0), 0);
+        QCOMPARE(AtomicFile::removeStaleTemps(dir.toStdString()), size_t(1));
+        QVERIFY(entriesOf(dir).isEmpty());
+    }
+
+    // SIGTERM, SIGINT or SIGHUP in the middle of a write: the temporary file goes with the process,
+    // which still dies by the signal.
+    void signalRemovesOpenTemps_data()
+    {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+    }
+    void signalRemovesOpenTemps()
+    {
+        QFETCH(int, sig);
+        const QString dir = freshDir();
+        int ready[2];
+        QCOMPARE(::pipe(ready), 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            for (int s : {SIGINT, SIGTERM, SIGHUP})
+                std::signal(s, SIG_DFL);
+            AtomicFile::removeTempsOnSignals();
+            AtomicFile a(QString(dir + u"/a.json"_s).toStdString());
+            AtomicFile b(QString(dir + u"/b.json.gz"_s).toStdString());
+            if (!a.open() || !b.open() || !a.write(std::string(3 << 20, 'x')) || !b.write("y")) ::_exit(3);
+            if (::write(ready[1], "r", 1) != 1) ::_exit(4);
+            for (;;)
+                ::pause();
+        }
+        ::close(ready[1]);
+        char c = 0;
+        QCOMPARE(::read(ready[0], &c, 1), ssize_t(1));
+        ::close(ready[0]);
+        QCOMPARE(entriesOf(dir).size(), 2);
+        QCOMPARE(::kill(child, sig), 0);
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status));
+        QCOMPARE(WTERMSIG(status), sig);
+        QCOMPARE(entriesOf(dir), QStringList());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAtomicFile)

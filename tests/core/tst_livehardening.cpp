@@ -3,19 +3,24 @@
 // frames that would make the viewer allocate far more than they weigh, and times and sizes at the
 // ends of the int64 range.
 
+#include "core/live/endpoint.h"
 #include "core/live/framestream.h"
 #include "core/live/liveingest.h"
 #include "core/record/recordtypes.h"
+#include "core/util/atomicfile.h"
 #include "liveframes.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
 #include <chrono>
 #include <climits>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -74,6 +79,79 @@ long residentKiB()
 class TestLiveHardening : public QObject {
     Q_OBJECT
 private slots:
+    // A window directory the target filled with subdirectories (and a link out of it) is removed by
+    // a later session once its process is gone; what the link points at stays.
+    void staleWindowDirectoryWithSubdirectoriesIsRemoved()
+    {
+        QTemporaryDir runtime, outside;
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(0);
+        ::waitpid(child, nullptr, 0);
+        const std::string dir =
+            runtime.path().toStdString() + "/windows-" + std::to_string(child) + "-abcdef";
+        std::filesystem::create_directories(dir + "/sub/deeper");
+        writeWindow(dir + "/sub/deeper/w.json");
+        writeWindow(dir + "/w.json");
+        const std::string kept = outside.path().toStdString() + "/kept.json";
+        writeWindow(kept);
+        std::filesystem::create_directory_symlink(outside.path().toStdString(), dir + "/sub/link");
+        QCOMPARE(removeStaleSessionFiles(runtime.path().toStdString()), 1);
+        QVERIFY(!std::filesystem::exists(dir));
+        QVERIFY(std::filesystem::exists(kept));
+    }
+
+    // A window file far larger than what the session's budget has left (a sparse 1 GB file, a gzip
+    // bomb) is refused after reading that much, with one line; the session goes on and the memory
+    // stays near the budget.
+    void hugeWindowFilesAreRefusedWithinTheBudget()
+    {
+        QTemporaryDir session;
+        const std::string dir = session.path().toStdString();
+        const std::string sparse = dir + "/sparse.json";
+        {
+            const int fd = ::open(sparse.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            QVERIFY(fd >= 0);
+            QCOMPARE(::ftruncate(fd, off_t(1) << 30), 0);
+            ::close(fd);
+        }
+        const std::string bomb = dir + "/bomb.json.gz";
+        {
+            AtomicFile f(bomb, AtomicFile::Options{AtomicFile::Compression::Gzip});
+            QVERIFY(f.open());
+            const std::string spaces(1 << 20, ' ');
+            QVERIFY(f.write("{\"traceEvents\": ["));
+            for (int i = 0; i < 256; ++i)
+                QVERIFY(f.write(spaces));
+            QVERIFY(f.write("]}"));
+            QVERIFY(f.commit());
+        }
+        writeWindow(dir + "/ok.json");
+
+        Trace t;
+        LiveIngest in(t);
+        in.setWindowDir(dir);
+        in.setBudget(16 << 20);
+        const auto c = in.open(4242);
+        QCOMPARE(feed(in, c, hello()), std::string());
+        const long before = residentKiB();
+        QElapsedTimer clock;
+        clock.start();
+        for (const std::string& path : {sparse, bomb}) {
+            QCOMPARE(feed(in, c, windowFrame(path)), std::string());
+            const std::vector<LogLine> logs = in.takeLogs();
+            QVERIFY(!logs.empty());
+            QVERIFY2(logs.back().text.find("MB the session's memory budget has left for it") !=
+                         std::string::npos,
+                     logs.back().text.c_str());
+        }
+        QVERIFY2(residentKiB() - before < 200 * 1024, std::to_string(residentKiB() - before).c_str());
+        QVERIFY(clock.elapsed() < 20000);
+        QCOMPARE(in.counters().windowErrors, uint64_t(2));
+        // A window that fits is still merged.
+        QCOMPARE(feed(in, c, windowFrame(dir + "/ok.json")), std::string());
+        QCOMPARE(in.counters().windows, uint64_t(1));
+    }
+
     void windowFramesOpenOnlyRegularFilesInTheWindowDirectory()
     {
         QTemporaryDir outside;
@@ -132,6 +210,10 @@ private slots:
             // A name with a newline (and a window file whose error would quote raw bytes) still
             // gives one line.
             {dir + "/new\nline.json", QStringLiteral("new\\x0aline.json")},
+            // A NUL ends the name the system sees: this would open ok.json, which was not named.
+            {dir + "/ok.json" + std::string("\0.evil", 6),
+             QStringLiteral("ok.json\\x00.evil refused: its name holds a NUL")},
+            {dir + std::string("/\0/../ok.json", 13), QStringLiteral("holds a NUL byte")},
         };
         uint64_t errors = 1;
         for (const auto& [path, why] : refused) {

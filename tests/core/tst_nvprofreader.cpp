@@ -9,6 +9,7 @@
 #include "core/io/tracereader.h"
 #include "loadmessages.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
@@ -103,6 +104,7 @@ private slots:
     void missingColumnNamesTableAndColumn();
     void impossibleTimesAreLeftOutWithWarning();
     void truncatedAndCorruptNeverCrash();
+    void viewsAndComputedColumnsAreNotRun();
 };
 
 void TestNvprofReader::tablesBecomeTheTrace()
@@ -285,6 +287,49 @@ void TestNvprofReader::truncatedAndCorruptNeverCrash()
     const LoadResult junk = loadTraceData(std::string("SQLite format 3\0garbage", 23));
     QVERIFY(!junk.ok());
     QVERIFY2(oneLine(junk.error), junk.error.c_str());
+}
+
+// A database is a program: a view standing in for a table we read (a recursive one never ends; one
+// that makes 2000 strings of 10 MB from nothing grows without bound) or a column computed when read
+// is refused with a one-line error naming it, quickly and in little memory.
+void TestNvprofReader::viewsAndComputedColumnsAreNotRun()
+{
+    QTemporaryDir dir;
+    const std::string strings = "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, value TEXT);"
+                                "INSERT INTO StringTable VALUES (1, 'k');";
+    struct Case {
+        const char* name;
+        std::string sql;
+        const char* expected;
+    };
+    const Case cases[] = {
+        {"recursive-runtime.nvvp",
+         strings +
+             "CREATE VIEW CUPTI_ACTIVITY_KIND_RUNTIME AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
+             "SELECT x + 1 FROM c) SELECT x AS _id_, 211 AS cbid, x AS start, x + 1 AS end, 1 AS processId, "
+             "1 AS threadId, x AS correlationId FROM c ORDER BY random();",
+         "CUPTI_ACTIVITY_KIND_RUNTIME is a view, not a table"},
+        {"huge-strings.nvvp",
+         "CREATE VIEW StringTable AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x "
+         "< "
+         "2000) SELECT x AS _id_, printf('%.*c', 10000000, 'x') AS value FROM c;",
+         "StringTable is a view, not a table"},
+        {"computed.nvvp",
+         "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, n INT, value TEXT GENERATED ALWAYS AS "
+         "(printf('%.*c', 10000000, 'x')) VIRTUAL); INSERT INTO StringTable(_id_, n) VALUES (1, 1), (2, 2);",
+         "column value of StringTable is computed, not stored"},
+    };
+    for (const Case& c : cases) {
+        const std::string path = makeDb(dir, c.name, c.sql);
+        QElapsedTimer clock;
+        clock.start();
+        for (const LoadResult& r : {loadTraceFile(path), loadTraceData(readAll(path))}) {
+            QVERIFY2(!r.ok(), c.name);
+            QVERIFY2(oneLine(r.error), r.error.c_str());
+            QVERIFY2(r.error.find(c.expected) != std::string::npos, r.error.c_str());
+        }
+        QVERIFY2(clock.elapsed() < 5000, c.name);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestNvprofReader)

@@ -25,8 +25,8 @@ MemoryRecords::MemoryRecords(const Trace& trace)
         }
         m_ts.push_back(m.ts);
         m_index.push_back(i);
-        m_cpu.push_back(m_cpu.back() + (isCpuDevice(m.deviceType) ? m.bytes : 0));
-        m_device.push_back(m_device.back() + (isAcceleratorDevice(m.deviceType) ? m.bytes : 0));
+        m_cpu.push_back(addSaturated(m_cpu.back(), isCpuDevice(m.deviceType) ? m.bytes : 0));
+        m_device.push_back(addSaturated(m_device.back(), isAcceleratorDevice(m.deviceType) ? m.bytes : 0));
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/trace.h"
+#include "core/util/saturate.h"
 
 #include <cstdint>
 #include <utility>
@@ -27,8 +28,8 @@ public:
     // lower bound for the answer's first index: callers visiting events in start order pass the
     // previous answer's first index, which makes the search cheap.
     std::pair<size_t, size_t> within(TimeNs start, TimeNs end, size_t from = 0) const;
-    int64_t cpuBytes(size_t lo, size_t hi) const { return m_cpu[hi] - m_cpu[lo]; }
-    int64_t deviceBytes(size_t lo, size_t hi) const { return m_device[hi] - m_device[lo]; }
+    int64_t cpuBytes(size_t lo, size_t hi) const { return subSaturated(m_cpu[hi], m_cpu[lo]); }
+    int64_t deviceBytes(size_t lo, size_t hi) const { return subSaturated(m_device[hi], m_device[lo]); }
 
     // torch counts bytes of CPU, MKLDNN and IDEEP allocations as CPU memory, and of CUDA, HIP, XPU
     // and PrivateUse1 allocations as device memory (c10::DeviceType numbers).

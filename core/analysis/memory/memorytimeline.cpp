@@ -2,6 +2,7 @@
 
 #include "core/analysis/memory/memorycategorizer.h"
 #include "core/analysis/memory/memorytags.h"
+#include "core/util/saturate.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -153,7 +154,7 @@ private:
     void release(MemoryPoint& p, const MemoryEvent& e)
     {
         p.kind = MemoryPoint::Free;
-        const int64_t size = -e.bytes;
+        const int64_t size = negateSaturated(e.bytes);
         uint32_t found = kNoIndex;
         if (e.hasAddr) {
             found = m_live.find(e.addr); // kEmpty is kNoIndex
@@ -200,13 +201,13 @@ void checkBalance(MemoryDeviceTimeline& dev)
     MemoryBalance& b = dev.balance;
     int64_t preexisting = 0;
     for (const MemoryAllocation& a : dev.allocations)
-        if (a.flags & MemoryAllocation::kPreexisting) preexisting += a.bytes;
+        if (a.flags & MemoryAllocation::kPreexisting) preexisting = addSaturated(preexisting, a.bytes);
     int64_t sum = 0;
     for (const MemoryPoint& p : dev.points) {
-        sum += p.bytes;
+        sum = addSaturated(sum, p.bytes);
         if (p.totalAllocated >= 0) {
             b.hasTotals = true;
-            b.baseline = p.totalAllocated - sum;
+            b.baseline = subSaturated(p.totalAllocated, sum);
             break;
         }
     }
@@ -216,21 +217,21 @@ void checkBalance(MemoryDeviceTimeline& dev)
         b.untouched = 0;
         return;
     }
-    b.untouched = b.baseline - preexisting;
-    int64_t live = preexisting + b.untouched;
+    b.untouched = subSaturated(b.baseline, preexisting);
+    int64_t live = addSaturated(preexisting, b.untouched);
     int64_t running = b.baseline;
     for (const MemoryPoint& p : dev.points) {
-        live += p.liveDelta(dev.allocations[p.allocation]);
-        running += p.bytes;
+        live = addSaturated(live, p.liveDelta(dev.allocations[p.allocation]));
+        running = addSaturated(running, p.bytes);
         if (p.totalAllocated < 0) continue;
         ++b.checked;
-        const int64_t dl = std::llabs(p.totalAllocated - live);
+        const int64_t dl = absSaturated(subSaturated(p.totalAllocated, live));
         if (dl != 0) {
             if (b.liveMismatches == 0) b.liveFirstMismatch = p.ts;
             ++b.liveMismatches;
             b.liveMaxDiff = std::max(b.liveMaxDiff, dl);
         }
-        const int64_t ds = std::llabs(p.totalAllocated - running);
+        const int64_t ds = absSaturated(subSaturated(p.totalAllocated, running));
         if (ds != 0) {
             ++b.sumMismatches;
             b.sumMaxDiff = std::max(b.sumMaxDiff, ds);
@@ -242,14 +243,15 @@ void summarize(MemoryDeviceTimeline& dev)
 {
     dev.initial.fill(0);
     for (const MemoryAllocation& a : dev.allocations)
-        if (a.preexisting()) dev.initial[size_t(a.category)] += a.bytes;
+        if (a.preexisting())
+            dev.initial[size_t(a.category)] = addSaturated(dev.initial[size_t(a.category)], a.bytes);
     int64_t live = 0;
     for (int64_t v : dev.initial)
-        live += v;
+        live = addSaturated(live, v);
     dev.peakLive = live;
     dev.peakLiveTs = dev.points.empty() ? 0 : dev.points.front().ts;
     for (const MemoryPoint& p : dev.points) {
-        live += p.liveDelta(dev.allocations[p.allocation]);
+        live = addSaturated(live, p.liveDelta(dev.allocations[p.allocation]));
         if (live > dev.peakLive) {
             dev.peakLive = live;
             dev.peakLiveTs = p.ts;

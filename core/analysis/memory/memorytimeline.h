@@ -5,6 +5,7 @@
 #include "core/analysis/memory/memoryscopes.h"
 #include "core/model/trace.h"
 #include "core/util/largeallocator.h"
+#include "core/util/saturate.h"
 
 #include <array>
 #include <cstdint>
@@ -61,7 +62,7 @@ struct MemoryPoint {
     // INCREMENT_VERSION moves bytes between versions of one block, so a re-allocation adds nothing.
     int64_t liveDelta(const MemoryAllocation& a) const
     {
-        return kind == Alloc ? a.bytes : kind == Free ? -a.freedBytes : 0;
+        return kind == Alloc ? a.bytes : kind == Free ? negateSaturated(a.freedBytes) : 0;
     }
 };
 

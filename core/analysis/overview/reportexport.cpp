@@ -2,6 +2,7 @@
 
 #include "core/analysis/overview/overviewexport.h"
 #include "core/analysis/overview/overviewjson.h"
+#include "core/util/textescape.h"
 
 #include <cstdio>
 
@@ -147,7 +148,8 @@ std::string overviewReportText(const OverviewReport& r, size_t rowLimit)
     }
     o += '\n';
     o += overviewText(r.gpu, rowLimit);
-    return o;
+    // Op, kernel and device names come from the trace: no control byte of theirs reaches a terminal.
+    return escapeText(o, true);
 }
 
 } // namespace ks

@@ -1,5 +1,7 @@
 #include "core/analysis/ranks/collectives.h"
 
+#include "core/util/saturate.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -75,7 +77,7 @@ void readInputDims(const Trace& t, ArgsRef ref, CommInfo& info)
                 int64_t v = 0;
                 const auto r = std::from_chars(inner.data(), inner.data() + inner.size(), v);
                 if (r.ec != std::errc()) break;
-                n *= v;
+                n = mulSaturated(n, v);
                 any = true;
                 inner.remove_prefix(size_t(r.ptr - inner.data()));
             }
@@ -135,7 +137,7 @@ Collective makeCollective(const CommInfo& info, std::string_view name, TimeNs st
     c.dtype = info.dtype;
     c.elements = std::max(info.in, info.out);
     const int size = dtypeSize(info.dtype);
-    c.bytes = size > 0 ? c.elements * size : 0;
+    c.bytes = size > 0 ? mulSaturated(c.elements, size) : 0;
     c.groupSize = info.group;
     c.start = start;
     c.duration = dur;
@@ -233,7 +235,7 @@ std::vector<Collective> extractCollectives(const Trace& t, const LinkIndex& link
             readCommArgs(t, s.args(i), info);
             if (!info.complete()) readLaunchingOps(t, links.launchingOp(ref), info);
             if (info.op.empty()) info.op = collectiveOpFromKernelName(name);
-            Collective c = makeCollective(info, name, s.start(i) + offset, s.duration(i));
+            Collective c = makeCollective(info, name, addSaturated(s.start(i), offset), s.duration(i));
             c.stream = tr.stream;
             out.push_back(std::move(c));
         }
@@ -254,7 +256,7 @@ std::vector<Collective> extractCollectives(const Trace& t, const LinkIndex& link
                 CommInfo info;
                 readLaunchingOps(t, SliceRef{tr.id, uint32_t(i)}, info);
                 if (info.op.empty() && !rpc) continue;
-                Collective c = makeCollective(info, name, s.start(i) + offset, s.duration(i));
+                Collective c = makeCollective(info, name, addSaturated(s.start(i), offset), s.duration(i));
                 c.onDevice = false;
                 c.stream = -1;
                 out.push_back(std::move(c));

@@ -24,10 +24,10 @@ void JobSummary::normalize()
     for (const RankSummary& r : ranks)
         used.insert(r.rank);
     std::set<int64_t> seen;
-    int64_t next = ranks.empty() ? 0 : std::max<int64_t>(0, ranks.back().rank + 1);
+    int64_t next = ranks.empty() ? 0 : std::max<int64_t>(0, addSaturated(ranks.back().rank, 1));
     for (RankSummary& r : ranks) {
         if (r.rank >= 0 && seen.insert(r.rank).second) continue;
-        while (used.count(next))
+        while (used.count(next) && next < std::numeric_limits<int64_t>::max())
             ++next;
         warnings.push_back(r.path + ": rank " + std::to_string(r.rank) +
                            " is claimed by another file too; shown as rank " + std::to_string(next));
@@ -83,7 +83,7 @@ StragglerReport findStragglers(const JobSummary& job, int nStragglers, double mi
         out.why = "no steps";
         return out;
     }
-    const double meanIter = double(tMax - tMin) / double(iterations.size());
+    const double meanIter = (double(tMax) - double(tMin)) / double(iterations.size());
     const double minDuration = meanIter * minNormalizedDuration;
 
     // The last long communication kernel of each (rank, stream, step, name).
@@ -146,7 +146,7 @@ StragglerReport findStragglers(const JobSummary& job, int nStragglers, double mi
         std::sort(starts.begin(), starts.end(), std::greater<>());
         StragglerReport::StepRow row;
         row.step = std::get<1>(key);
-        row.spread = starts.front().first - starts.back().first;
+        row.spread = subSaturated(starts.front().first, starts.back().first);
         row.latestRank = starts.front().second;
         const TimeNs threshold = starts[std::min(starts.size(), size_t(nStragglers)) - 1].first;
         for (const auto& [start, rank] : starts) {
@@ -202,7 +202,7 @@ std::vector<CollectiveRow> collectiveTable(const JobSummary& job)
             lo = std::min(lo, c->start);
             if (c->start > hi) hi = c->start, lateRank = rank;
         }
-        const TimeNs skew = hi - lo;
+        const TimeNs skew = subSaturated(hi, lo);
         a.row.maxSkew = std::max(a.row.maxSkew, skew);
         a.skew += double(skew);
         ++a.instances;
@@ -238,8 +238,8 @@ std::vector<RankCollectiveRow> rankCollectiveTable(const JobSummary& job)
             row.rank = r.rank;
             row.op = c.op;
             ++row.calls;
-            row.bytes += c.bytes;
-            row.time += c.duration;
+            row.bytes = addSaturated(row.bytes, c.bytes);
+            row.time = addSaturated(row.time, c.duration);
             if (c.bytes > 0 && c.duration > 0) {
                 const int64_t n = c.groupSize > 0 ? c.groupSize : int64_t(job.ranks.size());
                 sizedBytes += double(c.bytes);

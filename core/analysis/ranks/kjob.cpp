@@ -1,11 +1,15 @@
 #include "core/analysis/ranks/kjob.h"
 
 #include "core/util/atomicfile.h"
+#include "core/util/textescape.h"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 namespace ks {
 
@@ -71,12 +75,63 @@ J rankJson(const RankSummary& r)
     return j;
 }
 
+// A whole number of the file as T: a float is taken only when it is whole and T holds it (nlohmann
+// would cast any double, and a double out of T's range is undefined behaviour).
+template <typename T>
+T integer(const J& v)
+{
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        // [min, 2^digits): both bounds are exact as doubles.
+        const double lo = double(std::numeric_limits<T>::min());
+        const double hi = std::ldexp(1.0, std::numeric_limits<T>::digits);
+        if (!(d >= lo && d < hi) || d != std::trunc(d))
+            throw std::out_of_range("not a whole number in range: " + v.dump());
+        return T(d);
+    }
+    if (v.is_number_integer()) {
+        // nlohmann converts between its int64 and uint64 and T without checking the range either.
+        if (v.is_number_unsigned()) {
+            const uint64_t u = v.get<uint64_t>();
+            if (u > uint64_t(std::numeric_limits<T>::max()))
+                throw std::out_of_range("number out of range: " + v.dump());
+            return T(u);
+        }
+        const int64_t i = v.get<int64_t>();
+        if (i < int64_t(std::numeric_limits<T>::min()) ||
+            (i > 0 && uint64_t(i) > uint64_t(std::numeric_limits<T>::max())))
+            throw std::out_of_range("number out of range: " + v.dump());
+        return T(i);
+    }
+    return v.get<T>(); // a type error with nlohmann's message
+}
+
 template <typename T>
 T field(const J& j, const char* key, T fallback)
 {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return fallback;
-    return it->get<T>();
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+        return integer<T>(*it);
+    else
+        return it->get<T>();
+}
+
+// The format version, or 0 with `shown` holding what the file wrote when it is not a whole number
+// (1e300, "2", -1.5).
+int formatVersion(const J& j, std::string& shown)
+{
+    const auto it = j.find("version");
+    if (it == j.end()) {
+        shown = "missing";
+        return 0;
+    }
+    shown = it->dump(-1, ' ', false, J::error_handler_t::replace);
+    if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+    if (!it->is_number_integer()) return 0;
+    if (it->is_number_unsigned()) return it->get<uint64_t>() > 1000 ? 0 : int(it->get<uint64_t>());
+    const int64_t v = it->get<int64_t>();
+    return v < 1 || v > 1000 ? 0 : int(v);
 }
 
 bool rankFromJson(const J& j, RankSummary& r, std::string& error)
@@ -85,9 +140,10 @@ bool rankFromJson(const J& j, RankSummary& r, std::string& error)
         error = "not a kinetoscope rank summary";
         return false;
     }
-    const int version = field<int>(j, "version", 0);
+    std::string shown;
+    const int version = formatVersion(j, shown);
     if (version < 1 || version > kJobFormatVersion) {
-        error = "rank summary version " + std::to_string(version) + " (this build reads 1-" +
+        error = "rank summary version " + shown + " (this build reads 1-" +
                 std::to_string(kJobFormatVersion) + ")";
         return false;
     }
@@ -122,7 +178,7 @@ bool rankFromJson(const J& j, RankSummary& r, std::string& error)
         st.overlapTime = field<int64_t>(s, "overlap_ns", 0);
         const J cost = s.value("cost_ns", J::array());
         for (size_t c = 0; c < cost.size() && c < catMap.size(); ++c)
-            if (catMap[c] >= 0) st.cost[size_t(catMap[c])] = cost[c].get<int64_t>();
+            if (catMap[c] >= 0) st.cost[size_t(catMap[c])] = integer<int64_t>(cost[c]);
         r.steps.push_back(st);
     }
     std::map<std::string, size_t> column;
@@ -140,15 +196,15 @@ bool rankFromJson(const J& j, RankSummary& r, std::string& error)
         auto at = [&](const char* key) -> const J& { return row.at(column.at(key)); };
         Collective c;
         c.op = at("op").get<std::string>();
-        c.name = names.at(at("name").get<size_t>()).get<std::string>();
+        c.name = names.at(integer<size_t>(at("name"))).get<std::string>();
         c.dtype = at("dtype").get<std::string>();
-        c.elements = at("elements").get<int64_t>();
-        c.bytes = at("bytes").get<int64_t>();
-        c.groupSize = at("group_size").get<int64_t>();
-        c.stream = at("stream").get<int64_t>();
-        c.step = at("step").get<int64_t>();
-        c.start = at("start_ns").get<int64_t>();
-        c.duration = at("duration_ns").get<int64_t>();
+        c.elements = integer<int64_t>(at("elements"));
+        c.bytes = integer<int64_t>(at("bytes"));
+        c.groupSize = integer<int64_t>(at("group_size"));
+        c.stream = integer<int64_t>(at("stream"));
+        c.step = integer<int64_t>(at("step"));
+        c.start = integer<int64_t>(at("start_ns"));
+        c.duration = integer<int64_t>(at("duration_ns"));
         c.onDevice = at("on_device").get<bool>();
         r.collectives.push_back(std::move(c));
     }
@@ -161,12 +217,23 @@ template <typename Fn>
 bool guarded(std::string_view json, std::string& error, Fn&& fn)
 {
     try {
-        const J j = J::parse(json);
-        return fn(j);
+        // A job file nests a few levels. Deeper input is refused while it is parsed (the parser is
+        // iterative), before anything recursive (copies, comparisons) meets it.
+        constexpr int kMaxDepth = 64;
+        const J j = J::parse(json, [](int depth, J::parse_event_t event, J&) {
+            if (depth >= kMaxDepth &&
+                (event == J::parse_event_t::object_start || event == J::parse_event_t::array_start))
+                throw std::runtime_error("nested more than " + std::to_string(kMaxDepth) + " levels deep");
+            return true;
+        });
+        if (fn(j)) return true;
     } catch (const std::exception& e) {
         error = e.what();
-        return false;
     }
+    // The message may quote the file (nlohmann's "last read: '...'" passes DEL and bytes that are
+    // not UTF-8 through; a version shown as it was written): escaped for a terminal.
+    error = escapeText(error);
+    return false;
 }
 
 } // namespace
@@ -206,9 +273,10 @@ bool jobSummaryFromJson(std::string_view json, JobSummary& out, std::string& err
             error = "not a kinetoscope job file";
             return false;
         }
-        const int version = field<int>(j, "version", 0);
+        std::string shown;
+        const int version = formatVersion(j, shown);
         if (version < 1 || version > kJobFormatVersion) {
-            error = "job file version " + std::to_string(version) + " (this build reads 1-" +
+            error = "job file version " + shown + " (this build reads 1-" +
                     std::to_string(kJobFormatVersion) + ")";
             return false;
         }

@@ -1,6 +1,7 @@
 #include "core/analysis/ranks/ranksummary.h"
 
 #include "core/util/intervalset.h"
+#include "core/util/saturate.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -41,8 +42,8 @@ RankSummary summarizeRank(const Trace& t, const LinkIndex& links, const std::str
     readDistributedInfo(t, r.rank, r.worldSize, r.backend);
     r.slices = t.sliceCount();
     r.timeOffset = t.baseTimeNs();
-    r.start = t.startTime() + r.timeOffset;
-    r.end = t.endTime() + r.timeOffset;
+    r.start = addSaturated(t.startTime(), r.timeOffset);
+    r.end = addSaturated(t.endTime(), r.timeOffset);
 
     const StepBreakdown b = StepBreakdownAnalysis(t, links).compute();
     r.onDevice = b.onDevice;
@@ -69,8 +70,8 @@ RankSummary summarizeRank(const Trace& t, const LinkIndex& links, const std::str
     for (const StepCosts& c : b.steps) {
         RankStep st;
         st.number = c.number;
-        st.start = c.start + r.timeOffset;
-        st.end = c.end + r.timeOffset;
+        st.start = addSaturated(c.start, r.timeOffset);
+        st.end = addSaturated(c.end, r.timeOffset);
         st.cost = c.cost;
         st.commTime = comm.lengthIn(c.start, c.end);
         st.overlapTime = overlap.lengthIn(c.start, c.end);

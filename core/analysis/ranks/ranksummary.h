@@ -2,6 +2,7 @@
 
 #include "core/analysis/overview/stepbreakdown.h"
 #include "core/analysis/ranks/collectives.h"
+#include "core/util/saturate.h"
 
 #include <array>
 #include <cstdint>
@@ -20,7 +21,7 @@ struct RankStep {
     // part of it during which a computation kernel ran.
     TimeNs commTime = 0, overlapTime = 0;
 
-    TimeNs total() const { return end - start; }
+    TimeNs total() const { return subSaturated(end, start); }
 };
 
 // All that stays of a rank once its trace is dropped: a few KB per step and per collective.

@@ -110,6 +110,8 @@ def _client(scheduler):
 
     if scheduler.startswith("local:"):
         n = int(scheduler[len("local:"):])
+        if not 1 <= n <= 4 * (os.cpu_count() or 1):
+            raise ValueError("local:N needs N workers from 1 to %d (four per core), got %d" % (4 * (os.cpu_count() or 1), n))
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster
     return Client(scheduler, timeout="60s"), None
