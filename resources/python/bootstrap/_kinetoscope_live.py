@@ -774,3 +774,18 @@ def start(chained=None):
     atexit.register(live.finish)
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=live.after_fork)
+    # os._exit runs no atexit handler (multiprocessing's forked workers end with it): without
+    # this, what the process recorded since the sender's last drain (about 10 ms of events, and
+    # ranges still open) would never leave it. The stream's stop drains and says goodbye; the
+    # viewer keeps ranges still open as slices ending at the thread's last time.
+    real_exit = os._exit
+
+    @functools.wraps(real_exit)
+    def _exit(status):
+        try:
+            live.finish()
+        except BaseException:
+            pass
+        real_exit(status)
+
+    os._exit = _exit
