@@ -7,6 +7,7 @@ void EventTree::finishLane(const FunctionEventList::Lane& lane)
     FunctionEventList& l = m_list;
     m_device = l.deviceUs.allocated();
     m_memory = l.hasMemoryColumns();
+    m_compensated = l.torch() == TorchFlavor::Torch2;
     m_stack.clear();
     for (uint32_t g = lane.begin; g < lane.end; ++g) {
         const TimeNs s = l.start[g];
@@ -17,6 +18,8 @@ void EventTree::finishLane(const FunctionEventList::Lane& lane)
         o.end = e;
         o.self.g = g;
         o.self.nameKey = l.nameKey[g];
+        o.self.childCpu = PySum(m_compensated);
+        o.self.childDevice = PySum(m_compensated);
         o.self.kernels = m_device ? l.deviceUs[g] : 0.0;
         m_stack.push_back(o);
     }
@@ -41,12 +44,13 @@ void EventTree::finishTop()
 
     const uint32_t g = n.g;
     const double total = l.elapsedUs(g);
-    l.selfCpuUs[g] = total - n.childCpu;
+    l.selfCpuUs[g] = total - n.childCpu.value();
     double device = 0.0;
     if (m_device) {
-        device = n.kernels + n.childDevice;
+        const double children = n.childDevice.value();
+        device = n.kernels + children;
         l.deviceUs[g] = device;
-        l.selfDeviceUs[g] = device - n.childDevice;
+        l.selfDeviceUs[g] = device - children;
     }
     int64_t cpuMem = 0, deviceMem = 0;
     if (m_memory) {
@@ -64,8 +68,8 @@ void EventTree::finishTop()
     Open& parent = m_stack.back();
     Report& p = parent.self;
     ++p.children;
-    p.childCpu += total;
-    p.childDevice += device;
+    p.childCpu.add(total);
+    p.childDevice.add(device);
     p.childCpuMem += cpuMem;
     p.childDeviceMem += deviceMem;
     parent.lastChild = n;
