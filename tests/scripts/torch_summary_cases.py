@@ -5,7 +5,8 @@
 
 For tests/scripts/test_summary_torch2.sh. Runs several CPU workloads under torch.profiler (an MLP,
 conv + batchnorm, a transformer encoder, an LSTM, nested record_function ranges, with and without
-profile_memory, with_stack, with_flops, a schedule, two threads) and, for each table case, writes:
+profile_memory, with_stack, with_flops, a schedule, threads, indexing with with_modules, TorchScript)
+and, for each table case, writes:
 
   OUTDIR/NAME.txt     prof.key_averages(...).table(...), printed by torch;
   OUTDIR/NAME.args    the `kinetoscope summary` arguments for the same table, one per line, the
@@ -45,7 +46,8 @@ def write_113_trace(prof, path, flags):
                                     "Bytes": e.nbytes()}})
             continue
         args = {}
-        if flags.get("record_shapes"):
+        # torch records shapes for with_flops too (its FLOPs come from them).
+        if flags.get("record_shapes") or flags.get("with_flops"):
             args["Input Dims"] = e.shapes()
         if e.stack():
             args["Call stack"] = ";".join(e.stack())
@@ -157,6 +159,41 @@ def run_threads(step=None):
     work(16)
 
 
+class Indexing(torch.nn.Module):
+    """Embedding, advanced indexing (a List[Optional[Tensor]] argument) and log_softmax."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(50, 16)
+        self.fc = torch.nn.Linear(16, 8)
+
+    def forward(self, idx):
+        h = self.emb(idx)[torch.tensor([0, 2]), :]
+        return self.fc(h).log_softmax(-1)
+
+
+def run_indexing(step=None):
+    train(Indexing(), (torch.randint(0, 50, (4, 6)),))
+
+
+def run_scripted(step=None):
+    # TorchScript ops carry their own "Call stack" (the only stacks torch 2.x puts on ops).
+    model = torch.jit.script(torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU()))
+    for _ in range(2):
+        model(torch.randn(4, 8)).sum().backward()
+
+
+def run_threads_training(step=None):
+    def work():
+        model, x = mlp()
+        train(model, x)
+
+    t = threading.Thread(target=work)
+    t.start()
+    work()
+    t.join()
+
+
 def run_scheduled(step):
     model, x = mlp()
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
@@ -218,6 +255,17 @@ WORKLOADS = [
     ]),
     ("threads", run_threads, {}, [
         ("threads-total", {}, dict(sort_by="cpu_time_total", **ALL)),
+    ]),
+    ("indexing", run_indexing, dict(record_shapes=True, profile_memory=True, with_modules=True), [
+        ("indexing-shapes", dict(group_by_input_shape=True), dict(sort_by="cpu_time_total", **ALL)),
+        ("indexing-top", {}, dict(sort_by="self_cpu_memory_usage", top_level_events_only=True, **ALL)),
+    ]),
+    ("scripted", run_scripted, dict(record_shapes=True, with_stack=True), [
+        ("scripted-stack", dict(group_by_stack_n=5), dict(sort_by="self_cpu_time_total", **ALL)),
+    ]),
+    ("threadstack", run_threads_training, dict(with_stack=True, profile_memory=True, with_flops=True), [
+        ("threadstack-self", {}, dict(sort_by="self_cpu_time_total", **ALL)),
+        ("threadstack-top", {}, dict(sort_by="cpu_time_total", top_level_events_only=True, **ALL)),
     ]),
 ]
 
