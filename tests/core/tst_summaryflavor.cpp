@@ -76,17 +76,17 @@ private slots:
     {
         // CPython >= 3.12: sum([1e16, 1.0, -1e16]) == 1.0 and sum([0.1] * 10) == 1.0; 3.11 gives
         // 0.0 and 0.9999999999999999.
-        PySum plain, compensated(true);
+        PySum plain, compensated;
         for (double x : {1e16, 1.0, -1e16}) {
-            plain.add(x);
-            compensated.add(x);
+            plain.add(x, false);
+            compensated.add(x, true);
         }
         QVERIFY(plain.value() == 0.0);
         QVERIFY(compensated.value() == 1.0);
-        PySum plainTenths, compensatedTenths(true);
+        PySum plainTenths, compensatedTenths;
         for (int i = 0; i < 10; ++i) {
-            plainTenths.add(0.1);
-            compensatedTenths.add(0.1);
+            plainTenths.add(0.1, false);
+            compensatedTenths.add(0.1, true);
         }
         QVERIFY(plainTenths.value() == 0.9999999999999999);
         QVERIFY(compensatedTenths.value() == 1.0);

@@ -18,8 +18,6 @@ void EventTree::finishLane(const FunctionEventList::Lane& lane)
         o.end = e;
         o.self.g = g;
         o.self.nameKey = l.nameKey[g];
-        o.self.childCpu = PySum(m_compensated);
-        o.self.childDevice = PySum(m_compensated);
         o.self.kernels = m_device ? l.deviceUs[g] : 0.0;
         m_stack.push_back(o);
     }
@@ -68,8 +66,8 @@ void EventTree::finishTop()
     Open& parent = m_stack.back();
     Report& p = parent.self;
     ++p.children;
-    p.childCpu.add(total);
-    p.childDevice.add(device);
+    p.childCpu.add(total, m_compensated);
+    p.childDevice.add(device, m_compensated);
     p.childCpuMem += cpuMem;
     p.childDeviceMem += deviceMem;
     parent.lastChild = n;

@@ -68,9 +68,10 @@ void KernelLinker::orderLongKernelLists(DeviceLinks& links)
     });
     for (size_t i = 0; i < long_.size();) {
         const uint32_t op = long_[i].first;
-        PySum sum(m_list.torch() == TorchFlavor::Torch2);
+        const bool compensated = m_list.torch() == TorchFlavor::Torch2;
+        PySum sum;
         for (; i < long_.size() && long_[i].first == op; ++i)
-            sum.add(m_list.elapsedUs(long_[i].second));
+            sum.add(m_list.elapsedUs(long_[i].second), compensated);
         m_list.deviceUs[op] = sum.value();
     }
 }
