@@ -9,6 +9,7 @@
 #include "core/util/textescape.h"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace ks::cli {
@@ -31,7 +32,12 @@ const char* const kUsage =
     "  --group-by-stack-n N      also group by the N innermost stack frames (with_stack traces);\n"
     "                            adds the Source Location column\n"
     "  --top-level-only          only rows whose first event has no parent op\n"
-    "  --memory-units new|legacy KB/MB/GB/B as newest torch (default), or Kb/Mb/Gb/b as torch 1.13\n"
+    "  --torch-version 1.13|2    whose table to print: torch 1.13's or torch 2.x's rules (times,\n"
+    "                            Python events, TensorList shapes, sums, units; docs/summary.md).\n"
+    "                            Default: the torch that wrote the trace (2 when it has\n"
+    "                            baseTimeNanoseconds, a trace_id or ns digits, else 1.13)\n"
+    "  --memory-units new|legacy KB/MB/GB/B as torch 2.x, or Kb/Mb/Gb/b as torch 1.13\n"
+    "                            (default: as the torch version)\n"
     "  --memory on|off           memory columns (default: on when the trace has [memory] records\n"
     "                            or says profile_memory)\n"
     "  --flops on|off            FLOPs column, recomputed from input shapes (default: on when the\n"
@@ -69,6 +75,8 @@ int runSummary(const Args& args)
     TableOptions table;
     KeyAveragesOptions avg;
     int memory = -1, flops = -1; // -1: decide from the trace
+    std::optional<pyformat::MemoryUnits> memoryUnits;
+    std::optional<TorchFlavor> torch;
     ArgReader in("summary", args);
     while (in.next()) {
         const std::string& a = in.arg();
@@ -94,14 +102,23 @@ int runSummary(const Args& args)
         } else if (a == "--memory-units") {
             if (!in.value(v)) return 2;
             if (v == "new")
-                table.memoryUnits = pyformat::MemoryUnits::Current;
+                memoryUnits = pyformat::MemoryUnits::Current;
             else if (v == "legacy")
-                table.memoryUnits = pyformat::MemoryUnits::Legacy;
+                memoryUnits = pyformat::MemoryUnits::Legacy;
             else {
                 std::fprintf(stderr, "kinetoscope summary: --memory-units is new or legacy, got '%s'\n",
                              escapeText(v).c_str());
                 return 2;
             }
+        } else if (a == "--torch-version") {
+            if (!in.value(v)) return 2;
+            TorchFlavor parsed;
+            if (!parseTorchFlavor(v, parsed)) {
+                std::fprintf(stderr, "kinetoscope summary: --torch-version is 1.13 or 2, got '%s'\n",
+                             escapeText(v).c_str());
+                return 2;
+            }
+            torch = parsed;
         } else if (a == "--memory" || a == "--flops") {
             bool on;
             if (!in.value(v)) return 2;
@@ -147,10 +164,13 @@ int runSummary(const Args& args)
     request.withFlops = flops;
     request.profileMemory = memory;
     request.threads = avg.threads;
+    request.torch = torch;
     const SummaryReport report = buildSummaryReport(trace, request);
     table.withFlops = report.table.withFlops;
     table.useDevice = report.table.useDevice;
     table.profileMemory = report.table.profileMemory;
+    table.torch = report.table.torch;
+    table.memoryUnits = memoryUnits ? *memoryUnits : report.table.memoryUnits;
     std::string error;
     const std::string text = report.format(table, &error);
     if (!error.empty()) {

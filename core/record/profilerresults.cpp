@@ -94,6 +94,8 @@ std::string Profiler::table(const TableOptions& options, bool groupByInputShape,
     o.withFlops = report.table.withFlops;
     o.useDevice = report.table.useDevice;
     o.profileMemory = report.table.profileMemory;
+    // The table's rules are those the event list was built with (the trace's torch flavour).
+    o.torch = report.table.torch;
     // torch names the device columns after use_device: "cuda" unless only an XPU was asked for.
     bool cuda = false, xpu = false;
     for (Activity a : m_options.activities) {

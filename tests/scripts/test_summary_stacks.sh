@@ -4,7 +4,8 @@
 # byte-identical tables, Source Location column, continuation frames and blank rows included, and
 # with FLOPs on, torch's swapped FLOPs/Source Location cells. (The oracle drops GPU user
 # annotations, which torch 1.13 cannot tell from same-named ops: the cases are sorted so that those
-# rows stay out of view.)
+# rows stay out of view. The traces are torch 2.x's; the oracle is torch 1.13's table code, so the
+# cases ask for its rules with --torch-version 1.13.)
 set -eu
 : "${KS_BIN:?}" "${KS_SOURCE_DIR:?}" "${KS_SHARED_TRACES:?}"
 tmp="$(mktemp -d)"
@@ -12,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 check() {
     trace="$1"; shift
-    "$KS_BIN" summary --memory-units legacy "$@" "$KS_SHARED_TRACES/$trace" > "$tmp/ours.txt" || { echo "FAIL: $trace $*: summary failed"; failed=1; return; }
+    "$KS_BIN" summary --torch-version 1.13 --memory-units legacy "$@" "$KS_SHARED_TRACES/$trace" > "$tmp/ours.txt" || { echo "FAIL: $trace $*: summary failed"; failed=1; return; }
     /usr/bin/python3 "$KS_SOURCE_DIR/tests/scripts/torch_table.py" "$@" "$KS_SHARED_TRACES/$trace" > "$tmp/torch.txt" || { echo "FAIL: $trace: oracle failed"; failed=1; return; }
     if ! cmp -s "$tmp/ours.txt" "$tmp/torch.txt"; then
         echo "FAIL: $trace $* differs from torch's table:"

@@ -11,11 +11,9 @@ build the tree, remove duplicates, compute self times, group, sort and format:
 So everything after the mapping is torch's code, independent of Kinetoscope's. Run it with the
 interpreter that has torch (Debian: /usr/bin/python3, torch 1.13.1).
 
-torch 1.13 differs from newest torch in ways the mapping cannot paper over; the script refuses
-traces that would show them rather than print a table newest torch would not:
-  - gpu_user_annotation events (1.13 counts them in the device total, newest torch does not);
-  - a name used both by a user annotation and by another event of the same device type (newest
-    torch keeps them apart in key_averages, 1.13 merges them).
+The tables are torch 1.13's, which `kinetoscope summary --torch-version 1.13` prints: 1.13 counts
+gpu_user_annotation rows in the device total and merges a user annotation with a same-named event
+of its device type, where torch 2.x does neither (docs/summary.md, "torch 1.13 and torch 2.x").
 """
 
 import argparse
@@ -276,7 +274,7 @@ def filtered_frame(f):
     return False
 
 
-def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
+def build_events(raw, doc, with_flops):
     legacy = any(isinstance(e, dict) and e.get("pid") == "CPU functions" for e in raw)
     track_rank = {}
     tracks = {}
@@ -324,7 +322,7 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
                 role = "op"
         elif tkind == "gpu_stream" and kind in ("kernel", "memcpy", "memset"):
             role = "device"
-        elif tkind == "gpu_annotation" and kind == "gpu_user_annotation" and not drop_gpu_annotations:
+        elif tkind == "gpu_annotation" and kind == "gpu_user_annotation":
             role = "device_annotation"
         if r.name in FILTERED:
             role = None
@@ -358,8 +356,6 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
         for i, r in enumerate(recs):
             r.g = (lane_no, i)
 
-    if any(r.role == "device_annotation" for _, _, recs in lanes for r in recs):
-        raise RefusedTrace("gpu_user_annotation events: torch 1.13 totals them differently")
 
     starts = [r.start for _, _, recs in lanes for r in recs] + [m[0] for m in memory]
     base = min(starts) if starts else 0
@@ -528,12 +524,6 @@ def build_events(raw, doc, with_flops, drop_gpu_annotations=False):
     events.sort(key=lambda x: x[:4])
 
     fes = [x[4] for x in events]
-    # newest torch keeps user annotations apart from same-named events; 1.13 cannot.
-    seen = {}
-    for fe in fes:
-        k = (fe.name, fe.device_type)
-        if seen.setdefault(k, fe.is_user_annotation) != fe.is_user_annotation:
-            raise RefusedTrace("name %r is used by a user annotation and another event" % fe.name)
     has_device = any(fe.device_type == DeviceType.CUDA for fe in fes)
     return fes, has_device, len(memory) > 0
 
@@ -555,9 +545,7 @@ def main():
     raw, doc = load(a.trace)
     with_flops = truthy(doc.get("with_flops")) if a.flops is None else a.flops == "on"
     try:
-        # Stacks are CPU events' self times; GPU annotation rows never carry stacks, so drop them
-        # rather than refuse the trace.
-        fes, has_device, has_memory = build_events(raw, doc, with_flops, drop_gpu_annotations=bool(a.stacks) or a.group_by_stack_n > 0)
+        fes, has_device, has_memory = build_events(raw, doc, with_flops)
     except RefusedTrace as e:
         print("torch_table.py: refused: %s" % e, file=sys.stderr)
         return 3

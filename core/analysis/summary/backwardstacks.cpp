@@ -19,7 +19,8 @@ void BackwardStacks::stackOf(uint32_t g, std::vector<std::string_view>& frames) 
             return;
         }
     }
-    sliceStack(m_trace, SliceRef{m_links.track(own), m_list.sliceRow[own]}, frames);
+    sliceStack(m_trace, SliceRef{m_links.track(own), m_list.sliceRow[own]}, frames,
+               m_list.torch() == TorchFlavor::Torch1);
 }
 
 } // namespace ks

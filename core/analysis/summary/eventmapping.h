@@ -13,7 +13,9 @@
 //   device annot gpu_user_annotation: a device-type row with is_user_annotation set; never a kernel
 //                of a CPU op, never counted in the device total.
 //   memory       "[memory]" records no CPU event encloses, and every "[OutOfMemory]" record.
-//   not events   python_function (torch drops them), overhead, cuda_sync, cuda_event, the "Trace"
+//   python       python_function: torch 1.13 drops them; torch 2.x lists them (kPython) but
+//                key_averages skips them.
+//   not events   overhead, cuda_sync, cuda_event, the "Trace"
 //                span, other instants, flows, and the names torch filters out (below).
 // Names are demangled the way torch does (c10::demangle on names longer than one character), then
 // "ProfilerStep#<n>" becomes "ProfilerStep*"; rows group on that name.
@@ -35,6 +37,9 @@ enum class EventRole : uint8_t {
     CpuRuntime,       // runtime/driver call: a CPU event that never owns kernels
     Device,           // GPU work, attributed to the op that launched it
     DeviceAnnotation, // gpu_user_annotation
+    // python_function on a CPU thread: an event with torch 2.x's rules only (in the tree, in no
+    // row; FunctionEventList::kPython). role() never returns it; the event list decides.
+    CpuPython,
 };
 
 inline bool isCpuRole(EventRole r)

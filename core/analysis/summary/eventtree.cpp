@@ -7,6 +7,7 @@ void EventTree::finishLane(const FunctionEventList::Lane& lane)
     FunctionEventList& l = m_list;
     m_device = l.deviceUs.allocated();
     m_memory = l.hasMemoryColumns();
+    m_compensated = l.torch() == TorchFlavor::Torch2;
     m_stack.clear();
     for (uint32_t g = lane.begin; g < lane.end; ++g) {
         const TimeNs s = l.start[g];
@@ -41,12 +42,13 @@ void EventTree::finishTop()
 
     const uint32_t g = n.g;
     const double total = l.elapsedUs(g);
-    l.selfCpuUs[g] = total - n.childCpu;
+    l.selfCpuUs[g] = total - n.childCpu.value();
     double device = 0.0;
     if (m_device) {
-        device = n.kernels + n.childDevice;
+        const double children = n.childDevice.value();
+        device = n.kernels + children;
         l.deviceUs[g] = device;
-        l.selfDeviceUs[g] = device - n.childDevice;
+        l.selfDeviceUs[g] = device - children;
     }
     int64_t cpuMem = 0, deviceMem = 0;
     if (m_memory) {
@@ -64,8 +66,8 @@ void EventTree::finishTop()
     Open& parent = m_stack.back();
     Report& p = parent.self;
     ++p.children;
-    p.childCpu += total;
-    p.childDevice += device;
+    p.childCpu.add(total, m_compensated);
+    p.childDevice.add(device, m_compensated);
     p.childCpuMem += cpuMem;
     p.childDeviceMem += deviceMem;
     parent.lastChild = n;

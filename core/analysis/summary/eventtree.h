@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/summary/functioneventlist.h"
+#include "core/analysis/summary/pysum.h"
 
 #include <cstdint>
 #include <vector>
@@ -15,7 +16,8 @@ namespace ks {
 //    its children and takes over its kernel list (replaces, not adds);
 //  - self CPU time = own duration - Σ children's durations; device total = Σ own kernels + Σ
 //    children's device totals; self device = device total - Σ children's; self memory alike.
-// Sums run over children in list order, so the doubles match torch's bit for bit.
+// Sums run over children in list order with Python's sum() of the flavour's Python (PySum), so the
+// doubles match torch's bit for bit.
 //
 // One forward pass with a stack of open events: an event is finished when the walk leaves it, by
 // which time all its children have reported to it. torch removes duplicates top-down; doing it
@@ -35,8 +37,8 @@ private:
         uint32_t g = 0;
         uint32_t nameKey = 0;
         uint32_t children = 0;
-        double childCpu = 0;
-        double childDevice = 0;
+        PySum childCpu;
+        PySum childDevice;
         int64_t childCpuMem = 0;
         int64_t childDeviceMem = 0;
         double kernels = 0;
@@ -53,6 +55,7 @@ private:
     std::vector<Open> m_stack;
     bool m_device = false;
     bool m_memory = false;
+    bool m_compensated = false;
 };
 
 } // namespace ks

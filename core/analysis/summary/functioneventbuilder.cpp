@@ -49,15 +49,21 @@ bool paddingIsText(std::string_view typesJson)
 }
 
 // Roles by category for one track; tracks use few categories, so a handful of entries suffice.
+// python: python_function slices on CPU threads are events (torch 2.x).
 class RoleCache {
 public:
-    RoleCache(const Trace& t, const EventMapping& m, TrackKind k) : m_trace(t), m_map(m), m_kind(k) {}
+    RoleCache(const Trace& t, const EventMapping& m, TrackKind k, bool python = false)
+        : m_trace(t), m_map(m), m_kind(k), m_python(python)
+    {}
 
     EventRole operator()(StringId cat)
     {
         for (size_t i = 0; i < m_used; ++i)
             if (m_cats[i] == cat) return m_roles[i];
-        const EventRole r = m_map.role(m_trace.kindOf(cat), m_kind);
+        const EventKind kind = m_trace.kindOf(cat);
+        EventRole r = m_map.role(kind, m_kind);
+        if (m_python && kind == EventKind::PythonFunction && m_kind == TrackKind::CpuThread)
+            r = EventRole::CpuPython;
         const size_t at = m_used < kSize ? m_used++ : (m_next++ % kSize);
         m_cats[at] = cat;
         m_roles[at] = r;
@@ -69,11 +75,34 @@ private:
     const Trace& m_trace;
     const EventMapping& m_map;
     TrackKind m_kind;
+    bool m_python;
     StringId m_cats[kSize];
     EventRole m_roles[kSize] = {};
     size_t m_used = 0;
     size_t m_next = 0;
 };
+
+// When torch's profiler started, as Kineto records it: the start of its "PyTorch Profiler (N)" span
+// and the "Iteration Start: PyTorch Profiler" instant are both torch's trace_start_ns, the origin
+// of torch 2.x's µs. INT64_MAX when the trace has neither.
+TimeNs profilerStart(const Trace& trace)
+{
+    constexpr std::string_view kSpan = "PyTorch Profiler";
+    constexpr std::string_view kIteration = "Iteration Start: PyTorch Profiler";
+    TimeNs start = INT64_MAX;
+    for (size_t t = 0; t < trace.trackCount(); ++t) {
+        const Track& track = trace.track(TrackId(uint32_t(t)));
+        if (track.kind == TrackKind::Span) {
+            const SliceTrack& s = track.slices;
+            for (size_t i = 0; i < s.size(); ++i)
+                if (trace.str(s.name(i)).starts_with(kSpan)) start = std::min(start, s.start(i));
+        }
+        for (size_t i = 0; i < track.instants.size(); ++i)
+            if (trace.str(track.instants[i].name) == kIteration)
+                start = std::min(start, track.instants[i].ts);
+    }
+    return start;
+}
 
 // Calls fn(row, start, duration, name, category) for every slice of a track, span by span.
 template <typename Fn>
@@ -107,7 +136,9 @@ FunctionEventBuilder::FunctionEventBuilder(const Trace& trace, const EventMappin
                                            const EventListOptions& options)
     : m_trace(trace), m_map(mapping), m_options(options), m_list(std::make_unique<FunctionEventList>()),
       m_memory(trace)
-{}
+{
+    m_list->m_torch = options.torch;
+}
 
 FunctionEventBuilder::~FunctionEventBuilder() = default;
 
@@ -288,7 +319,7 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
     const bool withFlops = l.flops.allocated();
     const bool withShapes = l.inputShape.allocated();
 
-    RoleCache roleOf(m_trace, m_map, track.kind);
+    RoleCache roleOf(m_trace, m_map, track.kind, m_options.torch == TorchFlavor::Torch2);
     TrackLinkCursor links(m_trace, lane.track);
     std::vector<StackEntry> stack;
     FlopCounter flopCounter;
@@ -299,7 +330,8 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
     uint32_t g = lane.begin;
     forEachSlice(st, [&](uint32_t r, TimeNs s, TimeNs dur, StringId name, StringId cat) {
         const EventRole role = roleOf(cat);
-        if (!isCpuRole(role)) return;
+        const bool python = role == EventRole::CpuPython;
+        if (!isCpuRole(role) && !python) return;
         const uint32_t key = m_map.nameKey(name);
         if (key == EventMapping::kFiltered) return;
         const TimeNs e = s + dur;
@@ -308,13 +340,15 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
         l.nameKey[g] = key;
         if (l.sliceRow.allocated()) l.sliceRow[g] = r;
         last = std::max(last, e);
-        const bool owns = role != EventRole::CpuRuntime;
+        const bool owns = role != EventRole::CpuRuntime && !python;
 
         // torch's stack rule: drop open events this one starts after or outlasts.
         while (!stack.empty() && (s >= stack.back().end || e > stack.back().end))
             stack.pop_back();
         const bool topLevel = stack.empty();
-        uint8_t f = owns ? FunctionEventList::kOwnsKernels : FunctionEventList::kRuntime;
+        uint8_t f = owns     ? FunctionEventList::kOwnsKernels
+                    : python ? FunctionEventList::kPython
+                             : FunctionEventList::kRuntime;
         if (role == EventRole::CpuAnnotation) f |= FunctionEventList::kUserAnnotation;
         if (topLevel) f |= FunctionEventList::kTopLevel;
         l.flags[g] = f;
@@ -323,7 +357,7 @@ void FunctionEventBuilder::fillCpuLane(size_t laneIndex)
         links.find(r, ext, corr);
         if (owns) {
             if (ext > 0) m_opIds.insert(ext, g);
-        } else {
+        } else if (!python) {
             // The op a runtime call belongs to is the innermost op around it; the call's own
             // External id says whether the trace's ids name ops (see KernelLinker).
             for (size_t k = stack.size(); k-- > 0;) {
@@ -440,6 +474,13 @@ void FunctionEventBuilder::computeBase()
     }
     l.m_base = base == INT64_MAX ? 0 : base;
     l.m_maxEnd = last == INT64_MIN ? l.m_base : last;
+    // torch 1.13 kept whole µs, for which any origin gives the same doubles; torch 2.x divides ns
+    // since the profiler's start by 1000, and the last bits of its µs depend on that origin.
+    l.m_origin = l.m_base;
+    if (m_options.torch == TorchFlavor::Torch2) {
+        const TimeNs start = profilerStart(m_trace);
+        if (start != INT64_MAX) l.m_origin = start;
+    }
     l.m_deviceEvents = devices;
 }
 
@@ -515,7 +556,7 @@ void FunctionEventBuilder::internShapes()
     for (size_t i = 0; i < l.m_lanes.size(); ++i) {
         for (std::string_view json : m_scratch[i].shapeJson) {
             std::string repr;
-            if (!appendPythonRepr(json, repr)) repr.assign(json);
+            if (!appendInputShapes(json, m_options.torch, repr)) repr.assign(json);
             remap[i].push_back(idOf(std::move(repr)));
         }
     }

@@ -2,6 +2,7 @@
 
 #include "core/analysis/summary/eventcolumn.h"
 #include "core/analysis/summary/eventmapping.h"
+#include "core/analysis/summary/torchflavor.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -16,6 +17,9 @@ struct EventListOptions {
     bool withFlops = false;         // fill flops (profile(with_flops=True))
     unsigned threads = 0;           // 0: one per hardware thread
     bool withSliceRows = false;     // fill sliceRow (export_stacks and other per-slice consumers)
+    // Whose event list: torch 2.x measures from the profiler's start, puts Python function events
+    // into the tree, shows TensorList arguments as [] and sums with compensated sum().
+    TorchFlavor torch = TorchFlavor::Torch1;
 };
 
 // torch's list of FunctionEvents for one trace, after EventList._build_tree(): one entry per CPU
@@ -29,7 +33,12 @@ struct EventListOptions {
 // mergeLanes() in lanemerge.h.
 //
 // Times are kept as the trace's integer ns; the µs doubles torch works with are
-// (t - baseNs()) / 1000, computed the way torch computes them so that sums round alike.
+// (t - originNs()) / 1000, computed the way torch computes them so that sums round alike.
+//
+// With torch 2.x's rules, python_function slices are events too (kPython): torch 2.x lists them,
+// so they are parents and children in the tree (an op under a Python frame is not top-level; a
+// range's self time excludes the Python calls inside it) and take allocations, but key_averages
+// skips them, so they are in no row.
 class FunctionEventList {
 public:
     enum class LaneKind : uint8_t { Cpu, Device, Memory };
@@ -47,6 +56,7 @@ public:
         kTopLevel = 8,       // no cpu_parent
         kOwnsKernels = 16,   // cpu_op / user_annotation: kernels may be attributed to it
         kRuntime = 32,       // runtime / driver call
+        kPython = 64,        // python_function (torch 2.x): in the tree, in no row
     };
 
     // Builds the list; the trace must not change meanwhile.
@@ -54,10 +64,15 @@ public:
                                                     const EventListOptions& options);
 
     const std::vector<Lane>& lanes() const { return m_lanes; }
+    TorchFlavor torch() const { return m_torch; }
+    // The earliest event time: the list's merge keys are measured from it.
     TimeNs baseNs() const { return m_base; }
+    // What torch measured its µs from: the profiler's start for torch 2.x traces that record it
+    // (the "PyTorch Profiler" span), else the earliest event.
+    TimeNs originNs() const { return m_origin; }
     // The latest end of any event (the base when there are none).
     TimeNs maxEndNs() const { return m_maxEnd; }
-    double us(TimeNs t) const { return double(t - m_base) / 1000.0; }
+    double us(TimeNs t) const { return double(t - m_origin) / 1000.0; }
     // Interval.elapsed_us(): end_us - start_us, both relative to the base.
     double elapsedUs(uint32_t g) const { return us(end[g]) - us(start[g]); }
 
@@ -109,7 +124,9 @@ private:
     friend class FunctionEventBuilder;
 
     std::vector<Lane> m_lanes;
+    TorchFlavor m_torch = TorchFlavor::Torch1;
     TimeNs m_base = 0;
+    TimeNs m_origin = 0;
     TimeNs m_maxEnd = 0;
     size_t m_deviceEvents = 0;
     size_t m_memoryRecords = 0;

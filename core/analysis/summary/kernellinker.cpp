@@ -1,5 +1,6 @@
 #include "core/analysis/summary/kernellinker.h"
 
+#include "core/analysis/summary/pysum.h"
 #include "core/util/parallelfor.h"
 
 #include <algorithm>
@@ -45,8 +46,9 @@ void KernelLinker::run(const Indexes& indexes, bool byCorrelation, DeviceLinks& 
 
 void KernelLinker::orderLongKernelLists(DeviceLinks& links)
 {
-    // torch sums an op's kernel durations in list order. Two terms add the same either way round;
-    // from three on, the order can change the last bit, so those ops are summed again in order.
+    // torch sums an op's kernel durations in list order with Python's sum(). Two terms add the same
+    // either way round, compensated or not; from three on, the order and the compensation can
+    // change the last bit, so those ops are summed again in order, as the flavour's sum() does.
     std::vector<std::pair<uint32_t, uint32_t>> long_; // (op, device event)
     for (const FunctionEventList::Lane& lane : m_list.lanes()) {
         if (lane.kind != FunctionEventList::LaneKind::Device) continue;
@@ -66,10 +68,11 @@ void KernelLinker::orderLongKernelLists(DeviceLinks& links)
     });
     for (size_t i = 0; i < long_.size();) {
         const uint32_t op = long_[i].first;
-        double sum = 0.0;
+        const bool compensated = m_list.torch() == TorchFlavor::Torch2;
+        PySum sum;
         for (; i < long_.size() && long_[i].first == op; ++i)
-            sum += m_list.elapsedUs(long_[i].second);
-        m_list.deviceUs[op] = sum;
+            sum.add(m_list.elapsedUs(long_[i].second), compensated);
+        m_list.deviceUs[op] = sum.value();
     }
 }
 

@@ -33,11 +33,16 @@ struct Accumulator {
     int64_t flops = 0;
 };
 
-uint32_t variantOf(uint8_t f)
+// The part of the key besides the name: device type, and (torch 2.x) the user-annotation flag.
+uint32_t variantOf(uint8_t f, bool annotationKey)
 {
     return ((f & FunctionEventList::kDeviceType) ? 2u : 0u) +
-           ((f & FunctionEventList::kUserAnnotation) ? 1u : 0u);
+           (annotationKey && (f & FunctionEventList::kUserAnnotation) ? 1u : 0u);
 }
+
+// Events in no row: duplicates folded into their parent, and Python function events, which
+// torch 2.x's key_averages skips (include_python_functions=False).
+constexpr uint8_t kNotInRows = FunctionEventList::kRemoved | FunctionEventList::kPython;
 
 // Sums of one set of groups, visited in list order: a group's sums are torch's only if its events
 // are added in torch's order, but different groups are independent, so tasks split the groups.
@@ -46,7 +51,8 @@ public:
     GroupTask(const FunctionEventList& list, std::vector<uint32_t>* slots,
               const std::vector<uint32_t>* stacks)
         : m_list(list), m_slots(slots), m_stacks(stacks), m_hasDevice(list.deviceUs.allocated()),
-          m_hasMemory(list.hasMemoryColumns()), m_hasFlops(list.flops.allocated())
+          m_hasMemory(list.hasMemoryColumns()), m_hasFlops(list.flops.allocated()),
+          m_annotationKey(list.torch() == TorchFlavor::Torch2)
     {}
 
     // What add(g) reads of one event, copied out for mergeStagedLists().
@@ -84,6 +90,7 @@ public:
     [[gnu::always_inline]] void add(const Staged& r)
     {
         const FunctionEventList& l = m_list;
+        if (r.flags & FunctionEventList::kPython) return;
         Accumulator& a = groupOf(r.g, r.nameKey, r.flags);
         ++a.count;
         if (r.flags & FunctionEventList::kDeviceType) {
@@ -123,7 +130,7 @@ private:
     [[gnu::always_inline]] Accumulator& groupOf(uint32_t g, uint32_t nameKey, uint8_t flags)
     {
         const FunctionEventList& l = m_list;
-        const uint32_t compact = nameKey * 4 + variantOf(flags);
+        const uint32_t compact = nameKey * 4 + variantOf(flags, m_annotationKey);
         uint32_t* slot;
         const uint32_t shape = l.inputShape.allocated() ? l.inputShape[g] : 0;
         const uint32_t stack = m_stacks && g < m_stacks->size() ? (*m_stacks)[g] : 0;
@@ -167,6 +174,7 @@ private:
     bool m_hasDevice;
     bool m_hasMemory;
     bool m_hasFlops;
+    bool m_annotationKey;
 };
 
 } // namespace
@@ -179,6 +187,7 @@ KeyAverages KeyAverages::compute(const Trace& trace, const KeyAveragesOptions& o
     listOptions.withFlops = options.withFlops;
     listOptions.threads = options.threads;
     listOptions.withSliceRows = options.groupByStackN > 0;
+    listOptions.torch = options.torch;
     const std::unique_ptr<FunctionEventList> list = FunctionEventList::build(trace, mapping, listOptions);
     if (options.groupByStackN <= 0) return fromEventList(*list, mapping, options.threads);
     const Stacks stacks = stacksOf(trace, *list, options.groupByStackN);
@@ -198,7 +207,7 @@ KeyAverages::Stacks KeyAverages::stacksOf(const Trace& trace, const FunctionEven
         if (lane.kind != FunctionEventList::LaneKind::Cpu) continue;
         if (out.key.size() < lane.end) out.key.resize(lane.end, 0);
         for (uint32_t g = lane.begin; g < lane.end; ++g) {
-            if (list.flags[g] & FunctionEventList::kRemoved) continue;
+            if (list.flags[g] & kNotInRows) continue;
             backward.stackOf(g, frames);
             if (frames.empty()) continue;
             if (frames.size() > size_t(n)) frames.resize(size_t(n));
@@ -242,6 +251,7 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
         }
     }
     const bool byShape = l.inputShape.allocated();
+    const bool annotationKey = l.torch() == TorchFlavor::Torch2;
     const bool byStack = stacks && stacks->frames.size() > 1;
     std::vector<uint32_t> slots;
     if (!byShape && !byStack) slots.assign(mapping.nameKeyBound() * 4, UINT32_MAX);
@@ -266,7 +276,7 @@ KeyAverages KeyAverages::fromEventList(const FunctionEventList& l, const EventMa
             std::vector<uint32_t> at(parts + 2, 0);
             auto partOfEvent = [&](uint32_t g) {
                 const uint8_t f = l.flags[g];
-                return (f & FunctionEventList::kRemoved) ? parts : partOf[l.nameKey[g] * 4 + variantOf(f)];
+                return (f & kNotInRows) ? parts : partOf[l.nameKey[g] * 4 + variantOf(f, annotationKey)];
             };
             for (uint32_t g = lane.begin; g < lane.end; ++g)
                 ++at[partOfEvent(g) + 1];

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/summary/torchflavor.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -13,14 +14,15 @@ struct KeyAveragesOptions {
     bool withFlops = false;         // count FLOPs as profile(with_flops=True) would have
     int groupByStackN = 0;          // key_averages(group_by_stack_n=N): also group by N innermost frames
     unsigned threads = 0;           // 0: one per hardware thread
+    TorchFlavor torch = TorchFlavor::Torch1; // whose rules (torchflavor.h)
 };
 
 // One row of key_averages(): torch's FunctionEventAvg. Sums follow torch's own order of
 // accumulation, so the doubles are the ones torch would hold for the same events.
 struct KeyAverage {
-    std::string key;         // event name, demangled; "ProfilerStep*" for the step markers
-    bool deviceType = false; // device_type is the accelerator, not the CPU
-    bool userAnnotation = false;
+    std::string key;             // event name, demangled; "ProfilerStep*" for the step markers
+    bool deviceType = false;     // device_type is the accelerator, not the CPU
+    bool userAnnotation = false; // torch 2.x: part of the key; torch 1.13: the first event's
     // is_legacy: device time is carried by this CPU row (nvprof ranges), not by device rows, so the
     // table's self-device total counts it.
     bool legacy = false;
@@ -46,7 +48,8 @@ struct KeyAverage {
 
 // torch's key_averages() for a trace (spec §2.3): the trace's events as torch would list them
 // (eventmapping.h), grouped by (name, device type, user-annotation flag[, input shapes]) in order of
-// first appearance.
+// first appearance. torch 1.13 has no user-annotation flag: a range and an op of one name share a
+// row. torch 2.x lists Python function events but leaves them out of every row.
 class EventMapping;
 class FunctionEventList;
 

@@ -9,8 +9,9 @@ namespace {
 
 class ReprWriter {
 public:
-    ReprWriter(std::string_view json, std::string& out)
-        : m_p(json.data()), m_end(json.data() + json.size()), m_out(out)
+    ReprWriter(std::string_view json, std::string& out, bool tensorListsAsEmpty = false)
+        : m_p(json.data()), m_end(json.data() + json.size()), m_out(out),
+          m_tensorListsAsEmpty(tensorListsAsEmpty)
     {}
 
     bool run()
@@ -44,6 +45,7 @@ private:
         if (m_p >= m_end) return false;
         switch (*m_p) {
         case '[':
+            if (m_tensorListsAsEmpty && depth == 1 && listOfLists()) return skipList("[]");
             return sequence(depth, ']', "[", "]");
         case '{':
             return sequence(depth, '}', "{", "}");
@@ -101,6 +103,40 @@ private:
             }
             return false;
         }
+    }
+
+    // The list at the cursor holds lists: in "Input Dims", a TensorList argument.
+    bool listOfLists() const
+    {
+        const char* p = m_p + 1;
+        while (p < m_end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            ++p;
+        return p < m_end && *p == '[';
+    }
+
+    // Steps over the list at the cursor and writes `replacement` for it.
+    bool skipList(std::string_view replacement)
+    {
+        int depth = 0;
+        bool inString = false;
+        for (; m_p < m_end; ++m_p) {
+            const char c = *m_p;
+            if (inString) {
+                if (c == '\\')
+                    ++m_p;
+                else if (c == '"')
+                    inString = false;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '[') {
+                ++depth;
+            } else if (c == ']' && --depth == 0) {
+                ++m_p;
+                m_out += replacement;
+                return true;
+            }
+        }
+        return false;
     }
 
     bool number()
@@ -218,6 +254,7 @@ private:
     const char* m_p;
     const char* m_end;
     std::string& m_out;
+    bool m_tensorListsAsEmpty;
 };
 
 } // namespace
@@ -225,6 +262,11 @@ private:
 bool appendPythonRepr(std::string_view json, std::string& out)
 {
     return ReprWriter(json, out).run();
+}
+
+bool appendInputShapes(std::string_view inputDims, TorchFlavor torch, std::string& out)
+{
+    return ReprWriter(inputDims, out, torch == TorchFlavor::Torch2).run();
 }
 
 } // namespace ks

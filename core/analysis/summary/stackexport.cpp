@@ -33,7 +33,7 @@ void appendFrame(std::string& out, std::string_view f)
 
 } // namespace
 
-void sliceStack(const Trace& trace, SliceRef ref, std::vector<std::string_view>& frames)
+void sliceStack(const Trace& trace, SliceRef ref, std::vector<std::string_view>& frames, bool pythonFrames)
 {
     frames.clear();
     const SliceTrack& s = trace.slices(ref.track);
@@ -50,6 +50,7 @@ void sliceStack(const Trace& trace, SliceRef ref, std::vector<std::string_view>&
         }
         return;
     }
+    if (!pythonFrames) return;
     for (int64_t p = s.parent(ref.index); p >= 0; p = s.parent(size_t(p))) {
         if (trace.kindOf(s.category(size_t(p))) != EventKind::PythonFunction) continue;
         const std::string_view f = trace.str(s.name(size_t(p)));

@@ -22,8 +22,11 @@ namespace ks {
 // metric: self_cpu_time_total, or self_<cuda|xpu|privateuse1>_time_total (read as self device time).
 // Returns false with a message in error for an unknown metric (torch's ValueError text).
 // The stack torch's FunctionEvent.stack holds for a slice, innermost frame first, filtered as
-// above. The views point into the trace's strings.
-void sliceStack(const Trace& trace, SliceRef ref, std::vector<std::string_view>& frames);
+// above. The views point into the trace's strings. pythonFrames: fall back on the enclosing
+// python_function slices. torch 2.x does not: its python tracer's frames are events of their own,
+// and an op's stack is only what its "Call stack" holds (TorchScript frames).
+void sliceStack(const Trace& trace, SliceRef ref, std::vector<std::string_view>& frames,
+                bool pythonFrames = true);
 
 bool stacksText(const Trace& trace, std::string_view metric, std::string& out, std::string* error = nullptr);
 bool exportStacks(const Trace& trace, const std::string& path, std::string_view metric,

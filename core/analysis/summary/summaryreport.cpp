@@ -23,13 +23,19 @@ SummaryReport buildSummaryReport(const Trace& trace, const SummaryRequest& reque
         r.table.useDevice = kernels;
         return r;
     }
+    const TorchFlavor torch = request.torch ? *request.torch : detectTorchFlavor(trace);
     KeyAveragesOptions avg;
+    avg.torch = torch;
     avg.groupByInputShape = request.groupByInputShape;
     avg.withFlops = request.withFlops >= 0 ? request.withFlops == 1 : metadataFlag(trace, "with_flops");
     avg.groupByStackN = request.groupByStackN;
     avg.threads = request.threads;
     r.averages = KeyAverages::compute(trace, avg);
     r.groupByInputShape = request.groupByInputShape;
+    r.torch = torch;
+    r.table.torch = torch;
+    r.table.memoryUnits =
+        torch == TorchFlavor::Torch2 ? pyformat::MemoryUnits::Current : pyformat::MemoryUnits::Legacy;
     r.table.withFlops = avg.withFlops;
     r.table.useDevice = r.averages.hasDeviceEvents();
     r.table.profileMemory = request.profileMemory >= 0
@@ -52,6 +58,8 @@ std::vector<SliceRef> rowOccurrences(const Trace& trace, const KeyAverage& row, 
         }
     }
     if (!any) return out;
+    // torch 1.13's key has no annotation flag; its shapes are the trace's.
+    const TorchFlavor torch = detectTorchFlavor(trace);
     std::string shapes;
     for (size_t t = 0; t < trace.trackCount(); ++t) {
         const Track& track = trace.track(TrackId(uint32_t(t)));
@@ -63,14 +71,14 @@ std::vector<SliceRef> rowOccurrences(const Trace& trace, const KeyAverage& row, 
             if (role == EventRole::None) continue;
             if (isDeviceRole(role) != row.deviceType) continue;
             const bool annotation = role == EventRole::CpuAnnotation || role == EventRole::DeviceAnnotation;
-            if (annotation != row.userAnnotation) continue;
+            if (torch == TorchFlavor::Torch2 && annotation != row.userAnnotation) continue;
             if (groupedByInputShape) {
                 ArgValue dims;
                 if (!trace.args().find(s.args(i), "Input Dims", dims))
                     trace.args().find(s.args(i), "Input dims", dims);
                 shapes.clear();
                 if (dims.type == ArgType::Json)
-                    appendPythonRepr(dims.text, shapes);
+                    appendInputShapes(dims.text, torch, shapes);
                 else
                     shapes = "[]";
                 if (shapes != row.inputShapes) continue;

@@ -4,6 +4,7 @@
 #include "core/analysis/summary/summarytable.h"
 #include "core/model/trace.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,14 @@ namespace ks {
 
 // One operator summary as every front end needs it (CLI, GUI table, recording API): the
 // key_averages rows plus the table options that follow from the trace (device columns when it has
-// device work, memory columns when it was recorded with profile_memory, FLOPs when with_flops).
+// device work, memory columns when it was recorded with profile_memory, FLOPs when with_flops, the
+// rules and memory units of the torch that wrote it).
 struct SummaryReport {
     KeyAverages averages;
-    TableOptions table; // column flags filled in; sortBy/rowLimit/topLevelOnly left to the caller
+    TableOptions table; // column flags, torch and memory units filled in; sortBy/rowLimit/topLevelOnly left
+                        // to the caller
     bool groupByInputShape = false;
+    TorchFlavor torch = TorchFlavor::Torch1;
 
     std::string format(const TableOptions& options, std::string* error = nullptr) const
     {
@@ -29,6 +33,7 @@ struct SummaryRequest {
     int withFlops = -1;     // -1: as the trace's "with_flops" metadata says
     int profileMemory = -1; // -1: when the trace has allocator records or "profile_memory" metadata
     unsigned threads = 0;
+    std::optional<TorchFlavor> torch; // whose rules; unset: the torch that wrote the trace
 };
 
 // True when a top-level metadata key holds a truthy JSON value (PyTorch writes 1).
@@ -38,7 +43,8 @@ SummaryReport buildSummaryReport(const Trace& trace, const SummaryRequest& reque
 
 // The slices a summary row stands for, in track order: same display name (after torch's demangling
 // and ProfilerStep* folding), same device/annotation variant and, when rows are grouped by input
-// shape, the same shapes. For highlighting a row's occurrences in the timeline.
+// shape, the same shapes, by the rules of the torch that wrote the trace. For highlighting a row's
+// occurrences in the timeline.
 std::vector<SliceRef> rowOccurrences(const Trace& trace, const KeyAverage& row, bool groupedByInputShape);
 
 } // namespace ks

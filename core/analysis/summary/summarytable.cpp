@@ -62,8 +62,9 @@ std::string trimFrame(std::string_view frame, size_t width)
     return "..." + std::string(tail.substr(pyformat::prefix(tail, 3).size()));
 }
 
-// torch prints at most this many frames of a row's stack.
-constexpr size_t kMaxStackEntries = 5;
+// torch 1.13 prints at most this many frames of a row's stack (MAX_STACK_ENTRY); torch 2.x prints
+// all of them, i.e. up to group_by_stack_n.
+constexpr size_t kMaxStackEntries113 = 5;
 
 } // namespace
 
@@ -76,7 +77,8 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
         hasDeviceMem = hasDeviceMem || r.selfDeviceMemoryUsage > 0;
         hasShapes = hasShapes || (!r.inputShapes.empty() && r.inputShapes != "[]");
     }
-    if (hasDeviceTime && !o.useDevice) {
+    const bool torch2 = o.torch == TorchFlavor::Torch2;
+    if (hasDeviceTime && !o.useDevice && torch2) {
         if (error) *error = "use_device is None, but there is device performance data.";
         return {};
     }
@@ -106,7 +108,7 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
         layout.add(dev + " total", kColumnWidth);
         layout.add(dev + " time avg", kColumnWidth);
     }
-    const bool deviceMemColumns = o.profileMemory && o.useDevice && hasDeviceMem;
+    const bool deviceMemColumns = o.profileMemory && (o.useDevice || !torch2) && hasDeviceMem;
     if (o.profileMemory) {
         layout.add("CPU Mem", kColumnWidth);
         layout.add("Self CPU Mem", kColumnWidth);
@@ -139,9 +141,10 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
     double selfDeviceTotal = 0;
     for (const KeyAverage& r : rows) {
         selfCpuTotal += r.selfCpuTimeTotal;
-        // Each kernel once: device rows, but not the GPU copies of annotations, which span kernels;
-        // legacy rows hold their kernels' time themselves.
-        if ((r.deviceType || r.legacy) && !r.userAnnotation) selfDeviceTotal += r.selfDeviceTimeTotal;
+        // Each kernel once: device rows, but (torch 2.x) not the GPU copies of annotations, which
+        // span kernels; legacy rows hold their kernels' time themselves.
+        if ((r.deviceType && (!r.userAnnotation || !torch2)) || (r.legacy && !r.userAnnotation))
+            selfDeviceTotal += r.selfDeviceTimeTotal;
     }
 
     std::string out;
@@ -204,7 +207,8 @@ std::string SummaryTable::format(std::vector<KeyAverage> rows, const TableOption
         if (hasStack) {
             // Further frames in the last column, then a blank row.
             std::vector<std::string> more(cells.size());
-            for (size_t i = 1; i < r.stack.size() && i < kMaxStackEntries; ++i) {
+            const size_t frames = torch2 ? r.stack.size() : std::min(r.stack.size(), kMaxStackEntries113);
+            for (size_t i = 1; i < frames; ++i) {
                 more.back() = trimFrame(r.stack[i], sourceWidth);
                 layout.row(out, more);
             }
