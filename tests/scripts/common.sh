@@ -49,8 +49,14 @@ need_torch_observer() {
     fi
     [ -f "$KS_BINARY_DIR/core/torch/libkinetoscope_torch.so" ] ||
         fail "libkinetoscope_torch.so not built (libtorch-dev missing?)"
-    TORCH_VERSION="$("$PY" -c "import torch; print(torch.__version__)" 2>/dev/null)" ||
-        fail "$PY cannot import torch"
+    status=0
+    TORCH_VERSION="$("$PY" -c "import torch; print(torch.__version__)" 2>"$work/torch-version.err")" || status=$?
+    if [ "$status" = 77 ]; then
+        # The environment exists but cannot be entered here (not root): said on one line.
+        echo "SKIP: $(cat "$work/torch-version.err")"
+        exit 77
+    fi
+    [ "$status" = 0 ] || fail "$PY cannot import torch: $(tail -n 3 "$work/torch-version.err")"
     TORCH_MAJOR="${TORCH_VERSION%%.*}"
     export TORCH_VERSION TORCH_MAJOR
     echo "torch: $TORCH_VERSION ($PY)"
