@@ -69,13 +69,16 @@ int main(int argc, char** argv)
     QGuiApplication app(argc, argv);
     int frames = 30;
     bool drawRects = false;
+    QString savePath; // the whole-trace frame, to look at; off by default so a run leaves no file behind
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) {
             frames = std::max(1, std::atoi(argv[++i]));
         } else if (!std::strcmp(argv[i], "--draw-rects")) {
             drawRects = true;
+        } else if (!std::strcmp(argv[i], "--save") && i + 1 < argc) {
+            savePath = QString::fromLocal8Bit(argv[++i]);
         } else {
-            std::fprintf(stderr, "usage: bench_render [--frames N] [--draw-rects]\n");
+            std::fprintf(stderr, "usage: bench_render [--frames N] [--draw-rects] [--save PNG]\n");
             return 2;
         }
     }
@@ -142,7 +145,8 @@ int main(int argc, char** argv)
             "%11.3f ms %9.2f / %7.2f ms %9.2f / %7.2f ms %6.2f ms %9.2f / %7.2f ms %9.2f / %7.2f ms %10zu\n",
             double(span) / 1e6, c.median, c.worst, u.median, u.worst, cold.front(), q.median, q.worst,
             k.median, k.worst, items);
-        if (span == spans[0]) image.save(QStringLiteral("bench_render_full.png"));
+        if (span == spans[0] && !savePath.isEmpty() && !image.save(savePath))
+            std::fprintf(stderr, "bench_render: cannot write %s\n", qPrintable(savePath));
     }
     std::printf("load average %s\n", loadAverage().c_str());
     return 0;
