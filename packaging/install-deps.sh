@@ -10,7 +10,7 @@ $SUDO apt-get install -y --no-install-recommends \
     build-essential cmake ninja-build pkg-config git ca-certificates file \
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev qt6-qpa-plugins \
     libgl-dev libxkbcommon-dev \
-    nlohmann-json3-dev zlib1g-dev libsimdjson-dev libsqlite3-dev \
+    nlohmann-json3-dev zlib1g-dev libsimdjson-dev libsqlite3-dev libiberty-dev \
     libze-dev libze1 \
     xvfb xauth \
     python3 python3-dev python3-torch libtorch-dev python3-distributed \

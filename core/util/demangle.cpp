@@ -4,6 +4,11 @@
 #include <cxxabi.h>
 #include <memory>
 
+#ifdef KS_HAVE_LIBIBERTY
+#include <libiberty/demangle.h>
+#include <pthread.h>
+#endif
+
 namespace ks {
 
 bool demangle(std::string_view name, std::string& out)
@@ -55,8 +60,67 @@ bool qualifiedHead(std::string_view s, std::string& out)
 
 } // namespace
 
+#ifdef KS_HAVE_LIBIBERTY
+// libiberty's demangler is c++filt's. It is newer than the one in Debian 12's libstdc++ (it knows
+// std::bfloat16_t, "DF16b", which ROCm's aiter and ck_tile kernels use), and without its recursion
+// limit it reads Composable Kernel's names of thousands of components, as `c++filt
+// --no-recurse-limit` does. The limit guards the stack: without it the demangler keeps two
+// components per input byte in a stack array and recurses once per nesting level, and a hostile
+// name of a few kilobytes overflows a 256 KiB stack. So a name the limited reading refuses is read
+// again without the limit only when it is short, and then on a thread of its own with a stack
+// large enough for any name of that length (measured: 8 KiB of 'P's needs under 8 MiB).
+constexpr size_t kUnlimitedBelow = 8192;
+constexpr size_t kUnlimitedStack = size_t(64) << 20;
+
+char* ibertyRead(const std::string& z, int options)
+{
+    return cplus_demangle_v3(z.c_str(), options);
+}
+
+struct UnlimitedJob {
+    const std::string* name;
+    char* result = nullptr;
+};
+
+void* unlimitedRead(void* arg)
+{
+    auto* job = static_cast<UnlimitedJob*>(arg);
+    job->result = ibertyRead(*job->name, DMGL_PARAMS | DMGL_ANSI | DMGL_NO_RECURSE_LIMIT);
+    return nullptr;
+}
+
+char* ibertyReadUnlimited(const std::string& z)
+{
+    UnlimitedJob job{&z};
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return nullptr;
+    pthread_t thread;
+    const bool started = pthread_attr_setstacksize(&attr, kUnlimitedStack) == 0 &&
+                         pthread_create(&thread, &attr, &unlimitedRead, &job) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started) return nullptr;
+    pthread_join(thread, nullptr);
+    return job.result;
+}
+
+bool ibertyDemangle(std::string_view name, std::string& out)
+{
+    const std::string z(name);
+    char* d = ibertyRead(z, DMGL_PARAMS | DMGL_ANSI);
+    if (!d && name.size() < kUnlimitedBelow) d = ibertyReadUnlimited(z);
+    std::unique_ptr<char, decltype(&std::free)> owned(d, &std::free);
+    if (!d || name == d) return false;
+    out = d;
+    return true;
+}
+#endif
+
 bool demangleForDisplay(std::string_view name, std::string& out)
 {
+    if (name.size() <= 1) return false;
+#ifdef KS_HAVE_LIBIBERTY
+    if (name.substr(0, 2) == "_Z" && ibertyDemangle(name, out)) return true;
+#endif
     return demangle(name, out) || qualifiedHead(name, out);
 }
 

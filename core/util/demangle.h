@@ -11,8 +11,8 @@ namespace ks {
 // alone (the demangler reads them as builtin type codes).
 bool demangle(std::string_view name, std::string& out);
 
-// For display: demangle(), and where the ABI demangler gives up (it refuses names of more than
-// 2048 components, which Composable Kernel's templated kernels exceed) the qualified name of the
+// For display: c++filt's reading of an Itanium-ABI name (libiberty's demangler, where the build has
+// it), else demangle(), and where both give up the qualified name of the
 // function with its template arguments shown as "<…>", e.g.
 // "ck::tensor_operation::device::(anonymous namespace)::kernel_grouped_conv_fwd_xdl_cshuffle_v3<…>".
 // False, out untouched, when neither gives anything.

@@ -57,8 +57,9 @@ KernelSummaryModel::KernelSummaryModel(QObject* parent) : RowTableModel(parent)
 {
     using R = KernelSummaryRow;
     setColumns({
-        Column::text(tr("Kernel"), tr("GPU kernel name"), [](const R& r) { return qs(r.kernelName); })
-            .withCellToolTip([](const R& r) { return qs(r.kernelName); }),
+        Column::text(tr("Kernel"), tr("GPU kernel name"),
+                     [](const R& r) { return displayName(r.kernelName); })
+            .withCellToolTip([](const R& r) { return displayName(r.kernelName); }),
         Column::number(
             tr("Total"), tr("Sum of its durations under this op"), [](const R& r) { return us(r.sumUs); },
             [](const R& r) { return r.sumUs; }),

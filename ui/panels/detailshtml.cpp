@@ -119,9 +119,7 @@ SliceRef parseSliceLink(const QString& href)
 QString displaySliceName(const TraceDocument& doc, SliceRef r)
 {
     const Trace& t = *doc.trace;
-    const std::string_view raw = t.str(t.slices(r.track).name(r.index));
-    std::string demangled;
-    return qstr(demangleForDisplay(raw, demangled) ? std::string_view(demangled) : raw);
+    return displayName(t.str(t.slices(r.track).name(r.index)));
 }
 
 QString sliceDetailsHtml(const TraceDocument& doc, SliceRef r, int nameWidth)

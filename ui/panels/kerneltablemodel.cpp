@@ -94,6 +94,7 @@ void KernelTableModel::setDocument(std::shared_ptr<const TraceDocument> doc)
 {
     beginResetModel();
     m_doc = std::move(doc);
+    m_names.clear();
     endResetModel();
 }
 
@@ -110,7 +111,12 @@ int KernelTableModel::rowCountOf() const
 
 QString KernelTableModel::name(const KernelRow& k) const
 {
-    return qstr(m_doc->trace->str(k.name));
+    // Demangling a long templated name takes tens of microseconds: once per row, not per paint.
+    const size_t row = size_t(&k - m_doc->kernels.rows.data());
+    if (m_names.size() != m_doc->kernels.rows.size()) m_names.assign(m_doc->kernels.rows.size(), QString());
+    QString& n = m_names[row];
+    if (n.isNull()) n = displayName(m_doc->trace->str(k.name));
+    return n;
 }
 
 QString KernelTableModel::launchersText(const KernelRow& k, int limit) const
@@ -131,7 +137,8 @@ QVariant KernelTableModel::rowData(int row, int role) const
     const KernelRow* k = kernel(row);
     if (!k) return {};
     if (role == KernelIndexRole) return row;
-    if (role == FilterTextRole) return QString(name(*k) + u'\n' + launchersText(*k, 1000));
+    if (role == FilterTextRole)
+        return QString(name(*k) + u'\n' + qstr(m_doc->trace->str(k->name)) + u'\n' + launchersText(*k, 1000));
     return {};
 }
 

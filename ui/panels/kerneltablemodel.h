@@ -3,6 +3,7 @@
 #include "ui/util/rowtablemodel.h"
 
 #include <memory>
+#include <vector>
 
 namespace ks {
 struct KernelRow;
@@ -52,6 +53,7 @@ private:
     QString launchersText(const KernelRow& k, int limit) const;
 
     std::shared_ptr<const TraceDocument> m_doc;
+    mutable std::vector<QString> m_names; // display names by row, filled as rows are shown
 };
 
 } // namespace ks::ui

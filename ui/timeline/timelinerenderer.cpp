@@ -151,7 +151,7 @@ const QString& TimelineRenderer::name(StringId id)
         m_textWidths.resize(n, -1);
     }
     if (!m_nameReady[id.value]) {
-        m_names[id.value] = qstr(m_doc->trace->str(id));
+        m_names[id.value] = displayName(m_doc->trace->str(id));
         m_nameReady[id.value] = 1;
     }
     return m_names[id.value];

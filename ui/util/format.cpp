@@ -1,5 +1,7 @@
 #include "ui/util/format.h"
 
+#include "core/util/demangle.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -98,6 +100,14 @@ QString wrappableText(const QString& text, int maxWord)
         wordStart = i + 1;
     }
     return out;
+}
+
+QString displayName(std::string_view raw)
+{
+    std::string demangled;
+    if (raw.substr(0, 2) == "_Z" && demangleForDisplay(raw, demangled))
+        return QString::fromStdString(demangled);
+    return QString::fromUtf8(raw.data(), qsizetype(raw.size()));
 }
 
 } // namespace ks::ui

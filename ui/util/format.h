@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <string_view>
 
 namespace ks::ui {
 
@@ -22,5 +23,9 @@ QString formatPercent(double fraction);
 // maxWord characters, so that word-wrapping views can break kernel names and other long
 // identifiers instead of clipping them. For display only: copies and tooltips keep the original.
 QString wrappableText(const QString& text, int maxWord = 32);
+// An event name as every view shows it: a mangled C++ name (a CUDA or ROCm kernel's "_ZN...")
+// demangled as c++filt would, anything else as it is. Searches and copies of the raw name keep the
+// name from the trace.
+QString displayName(std::string_view raw);
 
 } // namespace ks::ui
