@@ -61,3 +61,10 @@ endif()
 target_include_directories(bench_job PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 add_executable(jobgen ${CMAKE_CURRENT_SOURCE_DIR}/jobgen.cpp)
 target_compile_features(jobgen PRIVATE cxx_std_20)
+
+if(KINETOSCOPE_TESTS)
+    # The generator's --help explains every option and exits 0 (it printed only a usage line).
+    add_test(NAME tracegen_help
+             COMMAND sh -c "out=$(\"$0\" --help) && for w in OUT SIZE --gzip --compact --arg-heavy --seed --level example:; do printf '%s' \"$out\" | grep -q -- \"$w\" || { echo \"missing $w\"; exit 1; }; done"
+                     $<TARGET_FILE:tracegen>)
+endif()

@@ -34,11 +34,32 @@ bool parseSize(const char* s, uint64_t& out)
     return true;
 }
 
+const char* const kUsage =
+    "usage: tracegen OUT SIZE[K|M|G] [--gzip] [--compact] [--arg-heavy] [--seed N] [--level 1-9]\n";
+
+const char* const kHelp =
+    "\n"
+    "Writes a synthetic trace shaped like what torch.profiler writes for a training loop on one GPU\n"
+    "(record_shapes, profile_memory, with_stack): ProfilerStep annotations, python_function frames,\n"
+    "cpu_ops with shapes, CUDA runtime launches, kernels, memcpy/memset, ac2g and fwdbwd flows and\n"
+    "[memory] events. The benchmarks in bench/ (bench_load, bench_guiload, ...) read it.\n"
+    "\n"
+    "  OUT          the file to write\n"
+    "  SIZE         about this many bytes of uncompressed JSON (K, M, G: KiB, MiB, GiB); the trace\n"
+    "               ends with the step that crosses it\n"
+    "  --gzip       write a gzip stream (as tensorboard_trace_handler(use_gzip=True)), whatever\n"
+    "               OUT's suffix\n"
+    "  --compact    one event per line with Python's json.dumps spacing, as a re-saved file has\n"
+    "  --arg-heavy  every cpu_op with the arguments real GPU traces carry (External id, Sequence\n"
+    "               number, Input Dims, ...), argument-only children, kernel args one per line\n"
+    "  --seed N     random seed (default 1); the same seed writes the same file\n"
+    "  --level L    gzip level 1-9 (default 6)\n"
+    "\n"
+    "example: tracegen /tmp/heavy300.json 300M --arg-heavy\n";
+
 int usage()
 {
-    std::fprintf(
-        stderr,
-        "usage: tracegen OUT SIZE[K|M|G] [--gzip] [--compact] [--arg-heavy] [--seed N] [--level 1-9]\n");
+    std::fputs(kUsage, stderr);
     return 2;
 }
 
@@ -46,6 +67,12 @@ int usage()
 
 int main(int argc, char** argv)
 {
+    for (int i = 1; i < argc; ++i)
+        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::fputs(kUsage, stdout);
+            std::fputs(kHelp, stdout);
+            return 0;
+        }
     if (argc < 3) return usage();
     ks::bench::SynthOptions opt;
     if (!parseSize(argv[2], opt.targetBytes)) return usage();
