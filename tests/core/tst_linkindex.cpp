@@ -44,6 +44,29 @@ private slots:
         QCOMPARE(whole.gpuWork.size(), size_t(2));
     }
 
+    // A backward op's runtime calls include queries that launch nothing (the DeepSeek trace's
+    // RopeLoraFlashAttnVarlenFuncBackward): they are not launches.
+    void launchesAreCallsThatLaunchedWork()
+    {
+        test::SynthTrace s;
+        const SliceRef op = s.add(s.thread, 0, 1000, "RopeLoraFlashAttnVarlenFuncBackward", "cpu_op", 1);
+        s.add(s.thread, 10, 5, "cudaStreamIsCapturing", "cuda_runtime", 1, 50);
+        const SliceRef launch = s.add(s.thread, 20, 10, "cudaLaunchKernelExC", "cuda_runtime", 1, 51);
+        s.add(s.thread, 40, 5, "cudaPeekAtLastError", "cuda_runtime", 1, 52);
+        s.add(s.thread, 50, 5, "cudaEventQuery", "cuda_runtime", 1, 53);
+        const SliceRef copy = s.add(s.thread, 60, 10, "cudaMemcpyAsync", "cuda_runtime", 1, 54);
+        s.add(s.stream, 100, 50, "flash_bwd_kernel", "kernel", 1, 51);
+        s.add(s.stream, 160, 10, "Memcpy DtoD", "gpu_memcpy", 1, 54);
+        LinkIndex links;
+        links.build(s.trace);
+        const SliceLinks l = links.linksOf(op);
+        QCOMPARE(l.launches.size(), size_t(2));
+        QCOMPARE(l.launchesOmitted, size_t(0));
+        QCOMPARE(l.launches[0], launch);
+        QCOMPARE(l.launches[1], copy);
+        QCOMPARE(l.gpuWork.size(), size_t(2));
+    }
+
     void fallsBackToFlowsWithoutCorrelation()
     {
         test::SynthTrace s;

@@ -286,6 +286,10 @@ SliceLinks LinkIndex::linksOf(SliceRef r) const
         std::sort(rows.begin(), rows.end());
         for (uint32_t row : rows) {
             const SliceRef launch{r.track, row};
+            // Launches are the runtime calls that put work on the device. Calls that only ask
+            // (cudaEventQuery, cudaStreamIsCapturing, cudaPeekAtLastError, ...) are runtime calls too
+            // but launch nothing, and listing them buried the launches of a backward op.
+            if (gpuWorkOf(launch).empty()) continue;
             if (out.launches.size() < kListLimit) {
                 out.launches.push_back(launch);
                 addGpuWork(launch);
