@@ -186,6 +186,32 @@ private slots:
         QCOMPARE(QGuiApplication::clipboard()->text(), full);
     }
 
+    // Selecting a second aten::to showed its block twice: the first setHtml() showed the scroll bar,
+    // and the resize it caused rendered the slice again from inside it.
+    void detailsShowOnceAfterSelectingAnotherSlice()
+    {
+        test::OpenedWindow o =
+            open("AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+        QVERIFY(o.doc);
+        const Trace& t = *o.doc->trace;
+        std::vector<SliceRef> tos;
+        for (size_t i = 0; i < t.trackCount() && tos.size() < 3; ++i) {
+            const SliceTrack& st = t.slices(TrackId{uint32_t(i)});
+            for (size_t r = 0; r < st.size() && tos.size() < 3; ++r)
+                if (t.str(st.name(r)) == "aten::to")
+                    tos.push_back(SliceRef{TrackId{uint32_t(i)}, uint32_t(r)});
+        }
+        QVERIFY(tos.size() >= 2);
+        DetailsPanel* panel = o.window->detailsPanel();
+        for (SliceRef r : tos) {
+            o.window->timeline()->selectSlice(r, true);
+            QCoreApplication::processEvents();
+            QTest::qWait(100);
+            const QString text = panel->toPlainText();
+            QCOMPARE(text.count(QStringLiteral("Self time")), 1);
+        }
+    }
+
     void detailsWidthComesBackAfterTheWindowShrinksAndGrows()
     {
         test::OpenedWindow o = open(kMi300);

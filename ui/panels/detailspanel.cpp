@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHelpEvent>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QToolTip>
 #include <algorithm>
@@ -74,6 +75,10 @@ void DetailsPanel::showSlice(SliceRef slice)
         return;
     }
     m_nameWidth = nameWidth();
+    // setHtml() can show or hide the scroll bar, which resizes this widget from inside it; a
+    // nested setHtml() then left both documents' text in the panel (the block shown twice).
+    // resizeEvent() defers while this one is under way.
+    const QScopedValueRollback<bool> rendering(m_rendering, true);
     QString html = sliceDetailsHtml(*m_doc, slice, m_nameWidth);
     const int64_t node = m_etLinks ? m_etLinks->nodeOf(slice) : -1;
     if (node >= 0) html += etDetailsHtml(*m_doc->trace, *m_et, *m_etLinks, uint32_t(node));
@@ -111,6 +116,15 @@ bool DetailsPanel::event(QEvent* e)
 void DetailsPanel::resizeEvent(QResizeEvent* e)
 {
     QTextBrowser::resizeEvent(e);
+    if (m_rendering) {
+        QMetaObject::invokeMethod(this, &DetailsPanel::refitName, Qt::QueuedConnection);
+        return;
+    }
+    refitName();
+}
+
+void DetailsPanel::refitName()
+{
     // The name is elided to the width: redo it when the panel got wider or narrower.
     if (m_slice.valid() && nameWidth() != m_nameWidth) {
         const int scroll = verticalScrollBar()->value();

@@ -39,15 +39,17 @@ protected:
 
 private:
     void showPlaceholder();
+    void refitName();
     int nameWidth() const;
     void chooseExecutionTrace();
 
     std::shared_ptr<const TraceDocument> m_doc;
     std::shared_ptr<const ExecutionTrace> m_et;
     std::shared_ptr<const EtLinks> m_etLinks;
-    QString m_etStatus;   // which execution trace is attached, or why none could be
-    ks::SliceRef m_slice; // shown now, redrawn when the theme changes or the width does
-    int m_nameWidth = 0;  // the width the name was elided to
+    QString m_etStatus;       // which execution trace is attached, or why none could be
+    ks::SliceRef m_slice;     // shown now, redrawn when the theme changes or the width does
+    int m_nameWidth = 0;      // the width the name was elided to
+    bool m_rendering = false; // inside showSlice()'s setHtml()
 };
 
 } // namespace ks::ui
