@@ -10,6 +10,7 @@
 #include "ui/panels/kernelfiltermodel.h"
 #include "ui/panels/kernelpanel.h"
 #include "ui/panels/kerneltablemodel.h"
+#include "ui/panels/operatorpanel.h"
 #include "ui/panels/searchbar.h"
 #include "ui/timeline/timelineview.h"
 
@@ -145,6 +146,24 @@ private slots:
         QVERIFY(re.match(QString::fromStdString(std::string(t.sliceName(sel)))).hasMatch());
         QVERIFY(
             w->detailsPanel()->toPlainText().contains(QString::fromStdString(std::string(t.sliceName(sel)))));
+    }
+
+    // The Operators tab behaves as the GPU-kernels tab: a row click selects its first occurrence.
+    void selectingAnOperatorSelectsItsFirstOccurrence()
+    {
+        std::unique_ptr<MainWindow> w(newWindow());
+        auto doc = openAndWait(w.get(), test::sharedTracePath(kQwen));
+        QVERIFY(doc);
+        QSignalSpy ready(w->operatorPanel(), &OperatorPanel::summaryReady);
+        if (w->operatorPanel()->table()->model()->rowCount() == 0) QVERIFY(ready.wait(30000));
+        QTableView* table = w->operatorPanel()->table();
+        QVERIFY(table->model()->rowCount() > 0);
+        table->selectRow(0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w->timeline()->highlight() && !w->timeline()->highlight()->occurrences.empty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w->timeline()->selectedSlice().valid(), 5000);
+        const auto& occ = w->timeline()->highlight()->occurrences;
+        QVERIFY(std::find(occ.begin(), occ.end(), w->timeline()->selectedSlice()) != occ.end());
     }
 
     void selectingAKernelFindsItsLaunchingOp()

@@ -484,6 +484,8 @@ void MainWindow::selectOperator(const KeyAverage* row, bool groupedByInputShape)
             m_highlightOwner = HighlightOwner::Operator;
             m_timeline->setHighlight(h);
             m_operators->setOccurrenceStatus(-1, int(h->occurrences.size()));
+            // As a click in the GPU-kernels tab does: the first occurrence is selected and shown.
+            m_timeline->nextMatch();
         });
 }
 
