@@ -148,6 +148,28 @@ private slots:
             w->detailsPanel()->toPlainText().contains(QString::fromStdString(std::string(t.sliceName(sel)))));
     }
 
+    // Ctrl+F, type fast, Enter: the first match is selected once the search is done, whether Enter
+    // came before the debounce fired or while the search ran.
+    void enterBeforeTheSearchFinishesSelectsTheFirstMatch()
+    {
+        std::unique_ptr<MainWindow> w(newWindow());
+        auto doc = openAndWait(w.get(), test::sharedTracePath(kQwen));
+        QVERIFY(doc);
+        auto* edit = w->searchBar()->findChild<QLineEdit*>();
+        for (const char* text : {"aten::mm", "aten::add"}) {
+            QSignalSpy finished(w.get(), &MainWindow::searchFinished);
+            w->searchBar()->activate();
+            w->searchBar()->setText(QString::fromLatin1(text));
+            QTest::keyClick(edit, Qt::Key_Return);
+            QVERIFY(finished.count() > 0 || finished.wait(10000));
+            const SliceRef sel = w->timeline()->selectedSlice();
+            QVERIFY2(sel.valid(), text);
+            QVERIFY2(QString::fromStdString(std::string(doc->trace->sliceName(sel)))
+                         .startsWith(QLatin1String(text)),
+                     text);
+        }
+    }
+
     // The Operators tab behaves as the GPU-kernels tab: a row click selects its first occurrence.
     void selectingAnOperatorSelectsItsFirstOccurrence()
     {

@@ -136,8 +136,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_statusWindow->setText(QStringLiteral("window %1").arg(formatDuration(m_timeline->window().span())));
     });
     connect(m_search, &SearchBar::searchRequested, this, &MainWindow::runSearch);
-    connect(m_search, &SearchBar::nextRequested, m_timeline, &TimelineView::nextMatch);
-    connect(m_search, &SearchBar::previousRequested, m_timeline, &TimelineView::previousMatch);
+    // Enter typed while the search still runs steps once its result is in: stepping now would go
+    // through the previous highlight (or none) and leave "N matches" with nothing selected.
+    connect(m_search, &SearchBar::nextRequested, this, [this] {
+        if (m_searchJobs.isRunning())
+            m_pendingSearchStep = 1;
+        else
+            m_timeline->nextMatch();
+    });
+    connect(m_search, &SearchBar::previousRequested, this, [this] {
+        if (m_searchJobs.isRunning())
+            m_pendingSearchStep = -1;
+        else
+            m_timeline->previousMatch();
+    });
     connect(m_search, &SearchBar::closed, this, [this] {
         if (m_highlightOwner == HighlightOwner::Search) {
             m_searchJobs.cancel();
@@ -393,6 +405,7 @@ void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)
         return;
     }
     m_search->setBusy();
+    m_pendingSearchStep = 0;
     auto doc = m_doc;
     SearchQuery q;
     q.text = text.toStdString();
@@ -412,6 +425,9 @@ void MainWindow::runSearch(const QString& text, bool regex, bool caseSensitive)
             const int n = int(h->occurrences.size());
             m_highlightOwner = HighlightOwner::Search;
             m_timeline->setHighlight(h);
+            const int step = std::exchange(m_pendingSearchStep, 0);
+            if (step > 0) m_timeline->nextMatch();
+            if (step < 0) m_timeline->previousMatch();
             emit searchFinished(n);
         });
 }

@@ -157,6 +157,7 @@ private:
     DocumentLoader* m_loader;
     DocumentLoader* m_compareLoader = nullptr; // the second trace of File > Compare With…
     JobTracker m_searchJobs{this};
+    int m_pendingSearchStep = 0; // Enter (+1) or Shift+Enter (-1) typed while the search ran
     JobTracker m_operatorJobs{this};
     JobTracker m_saveJobs{this};
     LiveController* m_live = nullptr;
