@@ -2,6 +2,7 @@
 
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
+#include "ui/util/preferences.h"
 
 #include <QApplication>
 #include <QDir>
@@ -115,6 +116,46 @@ private slots:
         w->openPath(shared(kSmall));
         QCOMPARE(mainWindows().size(), before + 1);
         QVERIFY(w->document()->path.endsWith(QLatin1String(kOther)));
+    }
+
+    // Opening over a trace that can simply be opened again (the bundled sample, a file still on disk)
+    // replaces it without asking; over one that cannot (its file removed) the Preferences' choice
+    // applies, asked by default (a new window when nobody can be asked).
+    void opensHereUnlessTheTraceHasSomethingToLose()
+    {
+        Preferences::instance().setOpenOver(QStringLiteral("ask"));
+        MainWindow* w = newWindow();
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        w->openPath(shared(kSmall));
+        QVERIFY(loaded.wait(60000));
+        int before = mainWindows().size();
+        w->openPath(shared(kOther));
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(mainWindows().size(), before);
+        QVERIFY(w->document()->path.endsWith(QLatin1String(kOther)));
+
+        // The shown trace's file is removed: a new window, the trace stays.
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("copy.json"));
+        QVERIFY(QFile::copy(shared(kSmall), copy));
+        w->openPath(copy);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(QFile::remove(copy));
+        before = mainWindows().size();
+        w->openPath(shared(kOther));
+        QCOMPARE(mainWindows().size(), before + 1);
+        QCOMPARE(w->document()->path, copy);
+
+        // Remembered "here": replaced.
+        Preferences::instance().setOpenOver(QStringLiteral("here"));
+        Preferences::instance().reload(); // as stored
+        QCOMPARE(Preferences::instance().openOver(), QStringLiteral("here"));
+        before = mainWindows().size();
+        w->openPath(shared(kOther));
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(mainWindows().size(), before);
+        QVERIFY(w->document()->path.endsWith(QLatin1String(kOther)));
+        Preferences::instance().setOpenOver(QStringLiteral("ask"));
     }
 
     void aFailedOpenLeavesTheTitleClean()

@@ -59,8 +59,9 @@ public:
     // non-interactive one (screenshots, tests) takes the newest trace of a directory and only emits.
     void setInteractive(bool interactive) { m_interactive = interactive; }
     bool isInteractive() const { return m_interactive; }
-    // Where a file (or a live session) goes when this window already shows or loads a trace: an
-    // interactive window asks (Open Here / New Window); tests and scripts pick one.
+    // Where a file (or a live session) goes when this window already shows or loads a trace: Ask
+    // follows Edit > Preferences, opens here over a trace that can be opened again and asks (Open
+    // Here / New Window) over one that cannot; tests and scripts pick one.
     enum class BusyOpen { Ask, Here, NewWindow };
     void setBusyOpen(BusyOpen policy) { m_busyOpen = policy; }
     // Whether this window's file counts toward the "reopen last session" list.
@@ -133,6 +134,7 @@ private:
     // mainwindowopen.cpp: the window a file or live session should go to (this, a new one), or null
     // when the user cancelled.
     MainWindow* windowForOpen(const QString& what);
+    bool hasSomethingToLose() const;
     void restoreTitle();
     void showPreferences();
     // mainwindowmenus.cpp: right-click menus of the timeline and the tables.

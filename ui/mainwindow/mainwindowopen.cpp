@@ -9,7 +9,9 @@
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/preferencesdialog.h"
 #include "ui/ranks/rankjobwindow.h"
+#include "ui/util/preferences.h"
 
+#include <QCheckBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -52,25 +54,42 @@ void MainWindow::openFolderDialog()
     if (!d.isEmpty()) openPath(d);
 }
 
+bool MainWindow::hasSomethingToLose() const
+{
+    // A trace whose file is still there opens again from File > Open Recent with nothing lost; a
+    // recording not saved yet, or one whose file was removed, does not.
+    return m_doc && (m_doc->path.isEmpty() || !QFileInfo::exists(m_doc->path));
+}
+
 MainWindow* MainWindow::windowForOpen(const QString& what)
 {
-    // An empty window takes it; one that shows (or loads) a trace asks where it should go. A live
-    // session is never replaced: its target is still running.
+    // An empty window takes it, and so does one whose trace can be opened again (the bundled
+    // sample, any file still on disk). A live session is never replaced: its target is still
+    // running. Over anything else the Preferences' choice, by default a question whose first answer
+    // is "here" and which can be remembered.
     if (!m_doc && !isLoading() && !m_live) return this;
     BusyOpen choice = m_live ? BusyOpen::NewWindow : m_busyOpen;
+    if (choice == BusyOpen::Ask) {
+        const QString over = Preferences::instance().openOver();
+        if (over == QLatin1String("here")) choice = BusyOpen::Here;
+        if (over == QLatin1String("new")) choice = BusyOpen::NewWindow;
+    }
+    if (choice == BusyOpen::Ask && !hasSomethingToLose()) choice = BusyOpen::Here;
     if (choice == BusyOpen::Ask) {
         if (!m_interactive) {
             choice = BusyOpen::NewWindow;
         } else {
-            QMessageBox box(
-                QMessageBox::Question, QStringLiteral("Open"),
-                QStringLiteral("This window shows <b>%1</b>.<br>Open %2 in this window or in a new "
-                               "one?")
-                    .arg(QFileInfo(path()).fileName().toHtmlEscaped(), what.toHtmlEscaped()),
-                QMessageBox::Cancel, this);
+            QMessageBox box(QMessageBox::Question, QStringLiteral("Open"),
+                            QStringLiteral("This window shows <b>%1</b>, which is not saved.<br>Open %2 in "
+                                           "this window (closing it) or in a new one?")
+                                .arg(windowTitle().section(QStringLiteral(" — "), 0, 0).toHtmlEscaped(),
+                                     what.toHtmlEscaped()),
+                            QMessageBox::Cancel, this);
             QPushButton* here = box.addButton(QStringLiteral("Open &Here"), QMessageBox::AcceptRole);
             QPushButton* fresh = box.addButton(QStringLiteral("&New Window"), QMessageBox::AcceptRole);
-            box.setDefaultButton(fresh);
+            box.setDefaultButton(here);
+            auto* remember = new QCheckBox(QStringLiteral("&Remember my choice (Edit > Preferences)"), &box);
+            box.setCheckBox(remember);
             box.exec();
             if (box.clickedButton() == here)
                 choice = BusyOpen::Here;
@@ -78,6 +97,9 @@ MainWindow* MainWindow::windowForOpen(const QString& what)
                 choice = BusyOpen::NewWindow;
             else
                 return nullptr;
+            if (remember->isChecked())
+                Preferences::instance().setOpenOver(choice == BusyOpen::Here ? QStringLiteral("here")
+                                                                             : QStringLiteral("new"));
         }
     }
     if (choice == BusyOpen::Here) return this;

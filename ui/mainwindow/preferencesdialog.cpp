@@ -69,6 +69,16 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent)
     m_peakStatus->setMinimumWidth(320);
     m_peakStatus->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     form->addRow(QString(), m_peakStatus);
+
+    m_openOver = new QComboBox(this);
+    m_openOver->addItem(QStringLiteral("Ask"), QStringLiteral("ask"));
+    m_openOver->addItem(QStringLiteral("Open here"), QStringLiteral("here"));
+    m_openOver->addItem(QStringLiteral("Open in a new window"), QStringLiteral("new"));
+    m_openOver->setCurrentIndex(std::max(0, m_openOver->findData(prefs.openOver())));
+    m_openOver->setToolTip(QStringLiteral(
+        "When a file is opened in a window whose trace cannot simply be opened again (a recording not "
+        "saved, a file since removed). Over a trace that is still on disk, files always open here"));
+    form->addRow(QStringLiteral("Opening over an &unsaved trace:"), m_openOver);
     layout->addLayout(form);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -109,6 +119,7 @@ void PreferencesDialog::apply()
     prefs.setTimeUnit(m_timeUnit->currentData().toString());
     prefs.setRowLimit(m_rowLimit->value() == 0 ? Preferences::kDefaultRowLimit : m_rowLimit->value());
     if (Preferences::checkDevicePeak(m_peak->currentText())) prefs.setDevicePeakText(m_peak->currentText());
+    prefs.setOpenOver(m_openOver->currentData().toString());
 }
 
 } // namespace ks::ui

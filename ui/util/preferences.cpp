@@ -12,6 +12,7 @@ const QString kScheme = QStringLiteral("preferences/scheme");
 const QString kTimeUnit = QStringLiteral("preferences/timeUnit");
 const QString kRowLimit = QStringLiteral("preferences/rowLimit");
 const QString kDevicePeak = QStringLiteral("preferences/devicePeak");
+const QString kOpenOver = QStringLiteral("preferences/openOver");
 
 QString schemeName(Theme::Scheme s)
 {
@@ -31,6 +32,11 @@ Theme::Scheme schemeFrom(const QString& name)
     if (name == QLatin1String("light")) return Theme::Scheme::Light;
     if (name == QLatin1String("dark")) return Theme::Scheme::Dark;
     return Theme::Scheme::System;
+}
+
+bool validOpenOver(const QString& w)
+{
+    return w == QLatin1String("ask") || w == QLatin1String("here") || w == QLatin1String("new");
 }
 
 bool validUnit(const QString& u)
@@ -62,6 +68,8 @@ void Preferences::reload()
     m_rowLimit = ok && rows >= -1 && rows != 0 ? rows : kDefaultRowLimit;
     const QString peak = s.value(kDevicePeak).toString();
     m_devicePeak = checkDevicePeak(peak) ? peak : QString();
+    const QString over = s.value(kOpenOver).toString();
+    m_openOver = validOpenOver(over) ? over : QStringLiteral("ask");
     Theme::instance().setScheme(m_scheme);
     emit changed();
 }
@@ -123,6 +131,13 @@ void Preferences::setDevicePeakText(const QString& text)
     if (!checkDevicePeak(text)) return;
     m_devicePeak = text.trimmed();
     store(kDevicePeak, m_devicePeak);
+}
+
+void Preferences::setOpenOver(const QString& where)
+{
+    if (!validOpenOver(where)) return;
+    m_openOver = where;
+    store(kOpenOver, where);
 }
 
 } // namespace ks::ui

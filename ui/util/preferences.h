@@ -35,11 +35,15 @@ public:
     std::optional<DevicePeak> devicePeak() const;
     // Checks devicePeak text; empty is valid. A one-line reason otherwise.
     static bool checkDevicePeak(const QString& text, QString* why = nullptr);
+    // Where a file goes when the window already shows a trace that cannot simply be opened again
+    // (unsaved, or its file is gone): "ask" (the default), "here" or "new".
+    QString openOver() const { return m_openOver; }
 
     void setScheme(Theme::Scheme scheme);
     void setTimeUnit(const QString& unit);
     void setRowLimit(int rows);
     void setDevicePeakText(const QString& text);
+    void setOpenOver(const QString& where);
 
     // Reads the stored values again (tests; another window's dialog wrote them).
     void reload();
@@ -55,6 +59,7 @@ private:
     QString m_timeUnit;
     int m_rowLimit = kDefaultRowLimit;
     QString m_devicePeak;
+    QString m_openOver = QStringLiteral("ask");
 };
 
 } // namespace ks::ui
