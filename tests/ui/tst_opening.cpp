@@ -2,12 +2,14 @@
 
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
+#include "ui/mainwindow/tracefiledialog.h"
 #include "ui/util/preferences.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFile>
+#include <QFileInfo>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -116,6 +118,36 @@ private slots:
         w->openPath(shared(kSmall));
         QCOMPARE(mainWindows().size(), before + 1);
         QVERIFY(w->document()->path.endsWith(QLatin1String(kOther)));
+    }
+
+    // File > Open… on a folder: Open opens a log directory (or a job) instead of only going into it;
+    // a folder of other files is still entered.
+    void openDialogOpensALogDirectory()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("logdir/run1")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("plain")));
+        const QString logdir = dir.filePath(QStringLiteral("logdir"));
+        QVERIFY(QFile::copy(shared(kSmall),
+                            logdir + QStringLiteral("/run1/worker0.1700000000000.pt.trace.json")));
+        QVERIFY(QFile::copy(shared(kSmall), dir.filePath(QStringLiteral("plain/notes.json"))));
+        QVERIFY(TraceFileDialog::opensAsFolder(logdir));
+        QVERIFY(!TraceFileDialog::opensAsFolder(dir.filePath(QStringLiteral("plain"))));
+
+        TraceFileDialog d;
+        d.setDirectory(dir.path());
+        d.selectFile(logdir);
+        QCOMPARE(d.selectedFiles(), QStringList{logdir});
+        d.accept();
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        QCOMPARE(d.chosenPath(), QFileInfo(logdir).absoluteFilePath());
+
+        TraceFileDialog plain;
+        plain.setDirectory(dir.path());
+        plain.selectFile(dir.filePath(QStringLiteral("plain")));
+        plain.accept();
+        QVERIFY(plain.chosenPath().isEmpty());
+        QCOMPARE(QFileInfo(plain.directory().absolutePath()).fileName(), QStringLiteral("plain"));
     }
 
     // Opening over a trace that can simply be opened again (the bundled sample, a file still on disk)

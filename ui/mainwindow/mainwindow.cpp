@@ -251,8 +251,8 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
-    file->addAction(QStringLiteral("Open &Log Directory…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")),
-                    this, &MainWindow::openFolderDialog);
+    file->addAction(QStringLiteral("Open &Directory…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")), this,
+                    &MainWindow::openFolderDialog);
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addAction(QStringLiteral("&Compare With…"), this, &MainWindow::compareDialog);

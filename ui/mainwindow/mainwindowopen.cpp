@@ -8,6 +8,7 @@
 #include "ui/mainwindow/logdirpicker.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/preferencesdialog.h"
+#include "ui/mainwindow/tracefiledialog.h"
 #include "ui/ranks/rankjobwindow.h"
 #include "ui/util/preferences.h"
 
@@ -41,16 +42,13 @@ QStringList droppedPaths(const QMimeData* mime)
 
 void MainWindow::openDialog()
 {
-    const QString f = QFileDialog::getOpenFileName(
-        this, QStringLiteral("Open trace"), QString(),
-        QStringLiteral("PyTorch traces (*.json *.json.gz *.gz);;Job summaries (*.kjob);;All files (*)"));
-    if (!f.isEmpty()) openPath(f);
+    TraceFileDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.chosenPath().isEmpty()) openPath(dialog.chosenPath());
 }
 
 void MainWindow::openFolderDialog()
 {
-    const QString d =
-        QFileDialog::getExistingDirectory(this, QStringLiteral("Open TensorBoard log directory"));
+    const QString d = QFileDialog::getExistingDirectory(this, QStringLiteral("Open log directory or job"));
     if (!d.isEmpty()) openPath(d);
 }
 
