@@ -170,7 +170,7 @@ private slots:
         title = title.trimmed();
         if (title.endsWith(QStringLiteral("…"))) title.chop(1);
         QVERIFY2(title.startsWith(QStringLiteral("kernel_grouped_conv_fwd")), qPrintable(title));
-        QVERIFY2(full.contains(title), qPrintable(title));
+        QVERIFY2(full.contains(title.section(QLatin1Char('<'), 0, 0)), qPrintable(title));
         QVERIFY(!lines[0].contains(QStringLiteral("_ZN")));
         // The fields come right after it.
         QVERIFY2(lines[1].startsWith(QStringLiteral("Kind")), qPrintable(lines[1]));

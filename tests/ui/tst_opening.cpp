@@ -150,6 +150,39 @@ private slots:
         QCOMPARE(QFileInfo(plain.directory().absolutePath()).fileName(), QStringLiteral("plain"));
     }
 
+    // Re-opening: while the new trace loads, the docks say so instead of showing the previous
+    // trace's Overview and details; a failed load gives the previous ones back.
+    void theDocksDoNotShowThePreviousTraceWhileLoading()
+    {
+        MainWindow* w = newWindow();
+        w->setBusyOpen(MainWindow::BusyOpen::Here);
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        w->openPath(shared(kSmall));
+        QVERIFY(w->docksCovered());
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(!w->docksCovered());
+        w->openPath(shared(kOther));
+        QVERIFY(w->docksCovered());
+        // The file's name in the cover does not widen the window (it made the minimum 1450 px).
+        QVERIFY2(w->minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(w->minimumSizeHint().width())));
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(!w->docksCovered());
+
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [ nope");
+        f.close();
+        QSignalSpy failed(w, &MainWindow::loadFailed);
+        w->openPath(bad);
+        QVERIFY(w->docksCovered());
+        QVERIFY(failed.wait(60000));
+        QVERIFY(!w->docksCovered());
+        QVERIFY(w->document()->path.endsWith(QLatin1String(kOther)));
+    }
+
     // Opening over a trace that can simply be opened again (the bundled sample, a file still on disk)
     // replaces it without asking; over one that cannot (its file removed) the Preferences' choice
     // applies, asked by default (a new window when nobody can be asked).

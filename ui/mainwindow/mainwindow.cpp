@@ -108,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             [this](std::shared_ptr<TraceDocument> doc) { setDocument(doc); });
     connect(m_loader, &DocumentLoader::failed, this, [this](const QString& path, const QString& error) {
         m_stack->setCurrentWidget(m_doc ? m_timelinePage : m_startPage);
+        coverDocks(QString());
         restoreTitle();
         if (m_interactive)
             QMessageBox::critical(
@@ -117,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_loader, &DocumentLoader::cancelled, this, [this] {
         m_stack->setCurrentWidget(m_doc ? m_timelinePage : m_startPage);
+        coverDocks(QString());
         restoreTitle();
         statusBar()->showMessage(QStringLiteral("Loading cancelled"), 4000);
         emit loadCancelled();
@@ -371,6 +373,7 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
             m_details->setDocument(m_doc);
             m_info->setDocument(m_doc);
             m_range->setDocument(m_doc);
+            coverDocks(QString());
             emit documentLoaded(m_doc);
         });
     });

@@ -79,6 +79,8 @@ public:
     SearchBar* searchBar() const { return m_search; }
     Banner* banner() const { return m_banner; }
     ExportMenu* exportMenu() const { return m_exportMenu; }
+    // Whether the docks show "Loading…" in place of the previous trace's panels.
+    bool docksCovered() const;
     bool isLoading() const;
 
     // Paths shown by all open windows (for the session list).
@@ -117,6 +119,8 @@ private:
     void buildMenus();
     // mainwindowlayout.cpp: the docks, their lock and the first-open proportions.
     void buildDocks();
+    // Shows "Loading NAME…" in place of the docks' panels (an empty name: the panels again).
+    void coverDocks(const QString& loading);
     void addLayoutActions(QMenu* view);
     void setPanelsLocked(bool locked);
     void applyPanelLock(QDockWidget* dock) const;

@@ -11,11 +11,14 @@
 #include "ui/panels/operatorpanel.h"
 #include "ui/panels/rangepanel.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/util/theme.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <algorithm>
 
@@ -24,6 +27,22 @@ namespace ks::ui {
 namespace {
 
 constexpr const char* kLockPanelsKey = "layout/lockPanels";
+
+// A dock's content over a "Loading…" page: while another trace loads, the panels of the one before
+// are not shown as if they were the new one's.
+QStackedWidget* withLoadingCover(QWidget* content, QWidget* parent)
+{
+    auto* stack = new QStackedWidget(parent);
+    stack->addWidget(content);
+    auto* cover = new QLabel(stack);
+    cover->setObjectName(QStringLiteral("loadingCover"));
+    cover->setAlignment(Qt::AlignCenter);
+    cover->setWordWrap(true);
+    // A long file name must not widen the dock, nor the window's minimum (#30 item 1).
+    cover->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    stack->addWidget(cover);
+    return stack;
+}
 
 } // namespace
 
@@ -35,13 +54,13 @@ void MainWindow::buildDocks()
     m_details->setMinimumWidth(220);
     m_detailsDock = new QDockWidget(QStringLiteral("Details"), this);
     m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    m_detailsDock->setWidget(m_details);
+    m_detailsDock->setWidget(withLoadingCover(m_details, this));
     addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
 
     m_info = new InfoPanel(this);
     m_infoDock = new QDockWidget(QStringLiteral("Trace info"), this);
     m_infoDock->setObjectName(QStringLiteral("infoDock"));
-    m_infoDock->setWidget(m_info);
+    m_infoDock->setWidget(withLoadingCover(m_info, this));
     addDockWidget(Qt::RightDockWidgetArea, m_infoDock);
     tabifyDockWidget(m_detailsDock, m_infoDock);
     m_detailsDock->raise();
@@ -60,7 +79,7 @@ void MainWindow::buildDocks()
     m_analysisTabs->addTab(m_range, QStringLiteral("Range selection"));
     m_analysisDock = new QDockWidget(QStringLiteral("Analysis"), this);
     m_analysisDock->setObjectName(QStringLiteral("analysisDock"));
-    m_analysisDock->setWidget(m_analysisTabs);
+    m_analysisDock->setWidget(withLoadingCover(m_analysisTabs, this));
     addDockWidget(Qt::BottomDockWidgetArea, m_analysisDock);
     // The timeline gets the corner: the bottom dock spans only under it.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -71,6 +90,25 @@ void MainWindow::buildDocks()
     new DockSizeKeeper(this, m_infoDock, Qt::Horizontal);
     new DockSizeKeeper(this, m_analysisDock, Qt::Vertical);
     applyDefaultProportions();
+}
+
+bool MainWindow::docksCovered() const
+{
+    auto* stack = qobject_cast<QStackedWidget*>(m_analysisDock->widget());
+    return stack && stack->currentIndex() == 1;
+}
+
+void MainWindow::coverDocks(const QString& loading)
+{
+    for (QDockWidget* d : {m_detailsDock, m_infoDock, m_analysisDock}) {
+        auto* stack = qobject_cast<QStackedWidget*>(d->widget());
+        if (!stack) continue;
+        auto* cover = stack->findChild<QLabel*>(QStringLiteral("loadingCover"));
+        if (cover && !loading.isEmpty())
+            cover->setText(QStringLiteral("<span style='color:%1'>Loading %2…</span>")
+                               .arg(Theme::palette().hintText.name(), loading.toHtmlEscaped()));
+        stack->setCurrentIndex(loading.isEmpty() || !cover ? 0 : 1);
+    }
 }
 
 void MainWindow::applyPanelLock(QDockWidget* dock) const

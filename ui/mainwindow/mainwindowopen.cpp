@@ -167,6 +167,7 @@ void MainWindow::startLoad(const QString& file)
     m_loadingLabel->setText(
         QStringLiteral("Loading <b>%1</b>").arg(QFileInfo(file).fileName().toHtmlEscaped()));
     m_stack->setCurrentWidget(m_loadingPage);
+    coverDocks(QFileInfo(file).fileName());
     setWindowTitle(QFileInfo(file).fileName() + QStringLiteral(" — Kinetoscope"));
     m_loader->start(file);
 }
