@@ -68,10 +68,14 @@ std::vector<std::string> audit(const OverviewReport& r)
     const std::regex duration(R"(([0-9]+(?:\.[0-9]+)?) (ms|µs|ns))");
     const std::regex gpuIdle(R"(GPU idle ([0-9]+)%)");
     const std::regex gpuSpan(R"(([0-9]+)% of the GPU span \(([0-9.]+) (ms|µs|ns) of ([0-9.]+) (ms|µs|ns))");
-    const std::regex stepPart(R"(^(DataLoader|Memory copies|Runtime calls \(CUDA/HIP\)|Host-bound: no GPU work) )"
-                              R"(([0-9]+)% of the (?:step|trace)(?:.*?\(([0-9.]+) (ms|µs|ns) per step)?)");
-    const std::regex variance(R"(step (\S+) took ([0-9.]+) (ms|µs|ns), the median step ([0-9.]+) (ms|µs|ns))");
+    const std::regex stepPart(
+        R"(^(DataLoader|Memory copies|Runtime calls \(CUDA/HIP\)|Host-bound: no GPU work) )"
+        R"(([0-9]+)% of the (?:step|trace)(?:.*?\(([0-9.]+) (ms|µs|ns) per step)?)");
+    const std::regex variance(
+        R"(step (\S+) took ([0-9.]+) (ms|µs|ns), the median step ([0-9.]+) (ms|µs|ns))");
     const std::regex shortKernels(R"(^([0-9]+) kernels under .* \(([0-9]+)% of launches\))");
+    const std::regex delays(
+        R"(^([0-9]+) launches waited over 100 µs to start on the GPU \(longest ([0-9.]+) (ms|µs|ns)\))");
     const std::regex roofShare(R"(\(.*, ([0-9]+)% of GPU time\)$)");
     const std::regex launchers(R"((?:from|most come from) ((?:[^,;.(]+ \([0-9]+\)(?:, )?)+))");
     const std::regex oneLauncher(R"(([^,]+?) \(([0-9]+)\))");
@@ -124,7 +128,8 @@ std::vector<std::string> audit(const OverviewReport& r)
         if (std::regex_search(t, s, variance)) {
             bool found = false;
             for (const StepCosts& c : r.steps.steps)
-                found |= c.name == s[1].str() && near(printedDuration(s[2].str(), s[3].str()), double(c.total()));
+                found |=
+                    c.name == s[1].str() && near(printedDuration(s[2].str(), s[3].str()), double(c.total()));
             if (!found) fail("no step " + s[1].str() + " of that length in the step table");
         }
         if (std::regex_search(t, s, shortKernels)) {
@@ -132,6 +137,15 @@ std::vector<std::string> audit(const OverviewReport& r)
             if (r.launches.launches.empty() ||
                 !samePercent(std::stoi(s[2].str()), double(n) / double(r.launches.launches.size())))
                 fail("not that share of the " + std::to_string(r.launches.launches.size()) + " launches");
+        }
+        if (std::regex_search(t, s, delays)) {
+            TimeNs longest = 0;
+            for (const Launch& l : r.launches.launches)
+                longest = std::max(longest, l.launchDelay);
+            if (std::stoull(s[1].str()) != r.launches.longDelays)
+                fail("the launch statistics count " + std::to_string(r.launches.longDelays));
+            if (!near(printedDuration(s[2].str(), s[3].str()), double(longest)))
+                fail("the longest launch delay is " + fmt(double(longest)) + " ns");
         }
         if (f.kind == Finding::Kind::LowEfficiency && std::regex_search(t, s, roofShare)) {
             bool found = false;
@@ -145,8 +159,8 @@ std::vector<std::string> audit(const OverviewReport& r)
         const std::string& d = f.detail;
         if (std::regex_search(d, s, launchers)) {
             const std::string list = s[1].str();
-            for (auto it = std::sregex_iterator(list.begin(), list.end(), oneLauncher); it != std::sregex_iterator();
-                 ++it) {
+            for (auto it = std::sregex_iterator(list.begin(), list.end(), oneLauncher);
+                 it != std::sregex_iterator(); ++it) {
                 std::string name = (*it)[1].str();
                 name.erase(0, name.find_first_not_of(' '));
                 if (!opNames.count(name)) fail("names " + name + ", which is in no op table");
@@ -173,10 +187,11 @@ private slots:
         files.sort();
         QVERIFY(!files.isEmpty());
         std::vector<std::string> problems;
-        size_t findings = 0;
+        size_t findings = 0, traces = 0;
         for (const QString& file : files) {
             LoadResult loaded = loadTraceFile(file.toStdString());
             if (!loaded.trace) continue; // not a trace (tests of the reader cover these)
+            ++traces;
             LinkIndex links;
             links.build(*loaded.trace);
             const OverviewReport r = buildOverview(*loaded.trace, links);
@@ -186,8 +201,10 @@ private slots:
         }
         for (const std::string& p : problems)
             qWarning("%s", p.c_str());
-        QVERIFY2(problems.empty(), (std::to_string(problems.size()) + " findings disagree with their page").c_str());
-        QVERIFY(findings > 0); // the audit read something
+        QVERIFY2(problems.empty(),
+                 (std::to_string(problems.size()) + " findings disagree with their page").c_str());
+        qInfo("%zu traces, %zu findings audited", traces, findings);
+        QVERIFY(traces > 0 && findings > 0); // the audit read something
     }
 
     // The trace of issue 26's defect 2: the header says idle 0.00%, and no finding may say otherwise.

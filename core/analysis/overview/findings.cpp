@@ -136,13 +136,15 @@ void FindingsBuilder::addSteps(const StepBreakdown& b)
             // from the first to the last GPU work, and a step's host-only head and tail are outside
             // it (issue 26: "GPU idle 77%" next to "idle 0.00%").
             Finding f{Finding::Kind::CpuBound, cpu};
-            f.title = "Host-bound: no GPU work " + pct(cpu) + per + " while the CPU runs Python and operators (" +
+            f.title = "Host-bound: no GPU work " + pct(cpu) + per +
+                      " while the CPU runs Python and operators (" +
                       ms(b.average[size_t(StepCategory::CpuExec)] + b.average[size_t(StepCategory::Other)]) +
                       " per step, CPU Exec + Other)";
-            f.detail = "The step breakdown counts the whole step; the GPU timeline's idle share counts only "
-                       "from the first to the last GPU work. The GPU waits for the CPU to issue work: see the "
-                       "idle-time breakdown for where; torch.compile, larger batches or moving work off the "
-                       "training thread help.";
+            f.detail =
+                "The step breakdown counts the whole step; the GPU timeline's idle share counts only "
+                "from the first to the last GPU work. The GPU waits for the CPU to issue work: see the "
+                "idle-time breakdown for where; torch.compile, larger batches or moving work off the "
+                "training thread help.";
             f.from = slow->start;
             f.to = slow->end;
             add(std::move(f));

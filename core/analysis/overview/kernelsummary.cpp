@@ -148,7 +148,9 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
 {
     KernelSummary out;
     const bool byCode = rule == LauncherRule::Code;
-    auto creditedTo = [byCode](const GpuWorkItem& it) { return byCode && it.owner.valid() ? it.owner : it.launcher; };
+    auto creditedTo = [byCode](const GpuWorkItem& it) {
+        return byCode && it.owner.valid() ? it.owner : it.launcher;
+    };
 
     // --- launchers: direct kernels (collectives left out), first kernel by start for the category.
     // Each launcher gets a dense slot; slots index the per-launcher arrays below.
@@ -191,7 +193,8 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
         }
         // An owner found by External id elsewhere than above the launch still holds its work.
         if (!creditedSeen)
-            if (const uint32_t s = slotOf.get(credited); s != kNoSlot) subtree.push_back({s, it.start, it.end});
+            if (const uint32_t s = slotOf.get(credited); s != kNoSlot)
+                subtree.push_back({s, it.start, it.end});
     }
     const std::vector<TimeNs> subtreeBusy = unionPerSlot(subtree, firstKernel.size());
     std::vector<SlotSpan>().swap(subtree);

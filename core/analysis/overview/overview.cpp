@@ -54,8 +54,8 @@ void Overview::update(const Trace& trace, const LinkIndex& links)
             const bool differs = std::any_of(items.begin(), items.end(), [](const GpuWorkItem& it) {
                 return it.owner.valid() && it.owner != it.launcher;
             });
-            m_result.kernelsByCode = differs ? summarizeKernels(trace, items, m_result.timeline.total, m_parents,
-                                                                LauncherRule::Code)
+            m_result.kernelsByCode = differs ? summarizeKernels(trace, items, m_result.timeline.total,
+                                                                m_parents, LauncherRule::Code)
                                              : m_result.kernels;
             return;
         }
