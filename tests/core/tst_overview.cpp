@@ -7,6 +7,7 @@
 #include "core/analysis/overview/perfformulas.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/io/tracereader.h"
+#include "kinetoevents.h"
 #include "synthtrace.h"
 
 #include <QTemporaryDir>
@@ -211,6 +212,34 @@ private slots:
             if (k.kernelName.find("deep_ep::internode") != std::string::npos)
                 QCOMPARE(k.parentOp, std::string("dispatch(B)"));
         }
+    }
+
+    // A Triton launch straight from Python (cuLaunchKernel under python functions only): the
+    // innermost python function made it, in the details panel's rule and in what people read.
+    void launchFromPythonCreditedToTheFunction()
+    {
+        std::string e;
+        e += test::x("python_function", "torch/_inductor/runtime/triton_heuristics.py(1034): run", 0, 50, 1,
+                     "{\"Python id\":2,\"Python parent id\":1}");
+        e += test::x("python_function", "triton/backends/nvidia/driver.py(450): __call__", 5, 30, 1,
+                     "{\"Python id\":3,\"Python parent id\":2}");
+        e += test::x("cuda_driver", "cuLaunchKernel", 10, 10, 1, "{\"correlation\":9}");
+        e += test::kernel("triton_poi_fused_add_0", 30, 40, 9, 0);
+        auto t = test::loadEvents(e);
+        LinkIndex links;
+        links.build(*t);
+        SliceRef kernel;
+        for (uint32_t i = 0; i < t->trackCount(); ++i)
+            if (t->track(TrackId(i)).kind == TrackKind::GpuStream) kernel = SliceRef{TrackId(i), 0};
+        QVERIFY(kernel.valid());
+        const SliceRef op = links.launchingOp(kernel);
+        QVERIFY(op.valid());
+        QCOMPARE(t->sliceName(op), std::string_view("triton/backends/nvidia/driver.py(450): __call__"));
+        const OverviewResult r = computeOverview(*t);
+        QCOMPARE(r.kernels.ops.front().name, std::string("cuLaunchKernel")); // TraceLens's CSV
+        QCOMPARE(r.kernelsByCode.ops.front().name,
+                 std::string("triton/backends/nvidia/driver.py(450): __call__"));
+        QCOMPARE(r.kernelsByCode.ops.front().directUs, 40.0);
     }
 
     // Issue 26 defect 5: communication that is not NCCL (docs/analyze.md, "Communication kernels").
