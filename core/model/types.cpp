@@ -15,12 +15,16 @@ EventKind classifyCategory(std::string_view cat)
     if (c == "user_annotation") return EventKind::UserAnnotation;
     if (c == "gpu_user_annotation" || c == "user") return EventKind::GpuUserAnnotation;
     if (c == "python_function") return EventKind::PythonFunction;
+    // Kineto's ActivityType names (libkineto/include/ActivityType.h) for every accelerator: CUDA/ROCm,
+    // XPU, MTIA, HPU (Gaudi's host-side runtime events) and out-of-tree PrivateUse1 backends.
     if (c == "cuda_runtime" || c == "runtime" || c == "xpu_runtime" || c == "privateuse1_runtime" ||
-        c == "mtia_runtime" || c == "hip_runtime")
+        c == "mtia_runtime" || c == "hip_runtime" || c == "hpu_op")
         return EventKind::Runtime;
     if (c == "cuda_driver" || c == "xpu_driver" || c == "privateuse1_driver" || c == "driver")
         return EventKind::Driver;
-    if (c == "kernel" || c == "xpu_kernel") return EventKind::Kernel;
+    // MTIA writes all its on-device work, kernels and DMA copies alike, as mtia_ccp_events; HTA counts
+    // the category as GPU kernels (hta/common/types.py KERNEL_CATEGORY_PATTERN).
+    if (c == "kernel" || c == "xpu_kernel" || c == "mtia_ccp_events") return EventKind::Kernel;
     if (c == "gpu_memcpy" || c == "memcpy") return EventKind::Memcpy;
     if (c == "gpu_memset" || c == "memset") return EventKind::Memset;
     if (c == "cuda_sync" || c == "xpu_sync") return EventKind::Sync;

@@ -6,6 +6,8 @@
 #include "core/analysis/overview/overviewexport.h"
 #include "core/analysis/overview/perfformulas.h"
 #include "core/analysis/timeline/linkindex.h"
+#include "core/io/tracereader.h"
+#include "kinetoevents.h"
 #include "synthtrace.h"
 
 #include <QTemporaryDir>
@@ -149,6 +151,134 @@ private slots:
         QCOMPARE(classifyGpuWork(EventKind::Kernel, "__amd_rocclr_fillBufferAligned"),
                  GpuWorkClass::Computation);
         QCOMPARE(classifyGpuWork(EventKind::Kernel, "gemm"), GpuWorkClass::Computation);
+    }
+
+    // Issue 26 defect 6: MTIA, XPU, HPU and PrivateUse1 spellings of launches and device work
+    // (tests/data/accelerators): GPU rows on the timeline, linked work in the overview.
+    void otherAccelerators()
+    {
+        for (const char* name : {"mtia", "xpu", "hpu", "privateuse1"}) {
+            const std::string path = std::string(KS_TEST_DATA_DIR "/accelerators/") + name + ".json";
+            LoadResult loaded = loadTraceFile(path);
+            QVERIFY2(loaded.trace, loaded.error.c_str());
+            const Trace& t = *loaded.trace;
+            size_t kernels = 0, launches = 0;
+            for (uint32_t i = 0; i < t.trackCount(); ++i) {
+                const Track& tr = t.track(TrackId(i));
+                for (size_t r = 0; r < tr.slices.size(); ++r) {
+                    const EventKind k = t.kindOf(tr.slices.category(r));
+                    if (k == EventKind::Kernel) {
+                        ++kernels;
+                        QVERIFY2(tr.kind == TrackKind::GpuStream, name);
+                        QVERIFY2(t.process(tr.process).kind == ProcessKind::Gpu, name);
+                    }
+                    launches += k == EventKind::Runtime;
+                }
+            }
+            QVERIFY2(kernels == 2 && launches == 2, name);
+            const OverviewResult r = computeOverview(t);
+            QVERIFY2(r.timeline.valid, name);
+            QCOMPARE(r.unlinkedWork, size_t(0));
+            QCOMPARE(r.timeline.busy, TimeNs(120'000));
+            QCOMPARE(r.timeline.total, TimeNs(140'000));
+            QCOMPARE(r.kernelsByCode.ops.size(), size_t(2));
+            QCOMPARE(r.kernelsByCode.ops[0].name, std::string("aten::mm"));
+        }
+    }
+
+    // Issue 26 defect 4: DeepSeek's kernels launched with cudaLaunchKernelExC from record_function
+    // ranges, no cpu_op around them (tests/data/overview/record_function_launches.json).
+    void launchesCreditedToTheirRange()
+    {
+        LoadResult loaded = loadTraceFile(KS_TEST_DATA_DIR "/overview/record_function_launches.json");
+        QVERIFY2(loaded.trace, loaded.error.c_str());
+        const OverviewResult r = computeOverview(*loaded.trace);
+        // TraceLens's rule (the CSV files): the runtime call launched the two DeepGEMM kernels.
+        QCOMPARE(r.kernels.ops.front().name, std::string("cudaLaunchKernelExC"));
+        QCOMPARE(r.kernels.ops.front().count, uint64_t(2));
+        QCOMPARE(r.kernels.ops.front().directUs, 200.0);
+        // What people read: the range that made them, as the details panel says.
+        QCOMPARE(r.kernelsByCode.ops.front().name, std::string("moe(F)"));
+        QCOMPARE(r.kernelsByCode.ops.front().count, uint64_t(1));
+        QCOMPARE(r.kernelsByCode.ops.front().directUs, 200.0);
+        QCOMPARE(r.kernelsByCode.ops.front().subtreeUs, 200.0);
+        for (const OpsSummaryRow& o : r.kernelsByCode.ops)
+            QVERIFY2(o.name != "cudaLaunchKernelExC", o.name.c_str());
+        QCOMPARE(r.kernelsByCode.ops.back().name, std::string("aten::mm")); // unchanged: a cpu_op
+        QCOMPARE(r.kernelsByCode.ops.back().directUs, 10.0);
+        for (const KernelSummaryRow& k : r.kernelsByCode.kernels) {
+            if (k.kernelName.find("deep_gemm") != std::string::npos)
+                QCOMPARE(k.parentOp, std::string("moe(F)"));
+            if (k.kernelName.find("deep_ep::internode") != std::string::npos)
+                QCOMPARE(k.parentOp, std::string("dispatch(B)"));
+        }
+    }
+
+    // A Triton launch straight from Python (cuLaunchKernel under python functions only): the
+    // innermost python function made it, in the details panel's rule and in what people read.
+    void launchFromPythonCreditedToTheFunction()
+    {
+        std::string e;
+        e += test::x("python_function", "torch/_inductor/runtime/triton_heuristics.py(1034): run", 0, 50, 1,
+                     "{\"Python id\":2,\"Python parent id\":1}");
+        e += test::x("python_function", "triton/backends/nvidia/driver.py(450): __call__", 5, 30, 1,
+                     "{\"Python id\":3,\"Python parent id\":2}");
+        e += test::x("cuda_driver", "cuLaunchKernel", 10, 10, 1, "{\"correlation\":9}");
+        e += test::kernel("triton_poi_fused_add_0", 30, 40, 9, 0);
+        auto t = test::loadEvents(e);
+        LinkIndex links;
+        links.build(*t);
+        SliceRef kernel;
+        for (uint32_t i = 0; i < t->trackCount(); ++i)
+            if (t->track(TrackId(i)).kind == TrackKind::GpuStream) kernel = SliceRef{TrackId(i), 0};
+        QVERIFY(kernel.valid());
+        const SliceRef op = links.launchingOp(kernel);
+        QVERIFY(op.valid());
+        QCOMPARE(t->sliceName(op), std::string_view("triton/backends/nvidia/driver.py(450): __call__"));
+        const OverviewResult r = computeOverview(*t);
+        QCOMPARE(r.kernels.ops.front().name, std::string("cuLaunchKernel")); // TraceLens's CSV
+        QCOMPARE(r.kernelsByCode.ops.front().name,
+                 std::string("triton/backends/nvidia/driver.py(450): __call__"));
+        QCOMPARE(r.kernelsByCode.ops.front().directUs, 40.0);
+    }
+
+    // Issue 26 defect 5: communication that is not NCCL (docs/analyze.md, "Communication kernels").
+    void classifiesNonNcclCommunication()
+    {
+        const char* comm[] = {
+            "void deep_ep::internode::dispatch<false, 8, 16, 4, 128, 8>(int4*, float*)",
+            "void deep_ep::intranode::combine<__nv_bfloat16, 8, 768>(__nv_bfloat16*)",
+            "void deep_ep::internode_ll::dispatch<false, 3, 7168>(void*)",
+            "internode::notify_dispatch", // demangled short, without the namespace
+            "nvshmemi_proxy_quiet_kernel",
+            "void nvshmem_barrier_all_on_stream_kernel()",
+            "mscclKernel_Sum_float_Simple_false",
+            "hccl_all_reduce_job",
+            "void vllm::cross_device_reduce_2stage<__nv_bfloat16, 8>(vllm::RankData*)",
+            "void (anonymous namespace)::multimem_all_reduce_kernel<c10::BFloat16, 16>(c10::BFloat16*)",
+            "void tensorrt_llm::kernels::oneShotAllReduceKernel<float, 8>(AllReduceParams)",
+            "void flashinfer::trtllm_allreduce_fusion::allreduce_fusion_kernel_oneshot_lamport<8>()",
+            "two_shot_all_gather_kernel",
+            "reduce_scatter_kernel",
+            "all_to_all_dispatch",
+        };
+        for (const char* name : comm) {
+            QVERIFY2(isCommunicationKernel(name), name);
+            QVERIFY2(classifyGpuWork(EventKind::Kernel, name) == GpuWorkClass::Communication, name);
+            QVERIFY2(!isTraceLensCommunicationKernel(name) ||
+                         std::string_view(name).find("cross_device") != std::string_view::npos,
+                     name);
+        }
+        // Computation that merely resembles a collective's name stays computation.
+        const char* comp[] = {
+            "void at::native::reduce_kernel<512, 1>(at::native::ReduceOp<float>)",
+            "void at::native::(anonymous namespace)::indexSelectLargeIndex<float>()",
+            "void deep_gemm::fp8_gemm_kernel<4096u, 7168u>(__nv_bfloat16*)",
+            "void at::native::scatter_gather_elementwise_kernel<128, 4>()",
+            "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n",
+        };
+        for (const char* name : comp)
+            QVERIFY2(!isCommunicationKernel(name), name);
     }
 
     void categorizesOps()

@@ -147,6 +147,39 @@ private slots:
         QVERIFY(!page->report()->steps.selection);
         QVERIFY(page->report()->steps.steps.size() > 1);
     }
+
+    // Issue 26 defect 4: kernels launched from record_function ranges with no cpu_op around them
+    // (DeepSeek's shape) are shown under the range, not the runtime call; the header says which span
+    // its idle share is of. Written to $KS_SHOT_DIR (when set) for a person to look at.
+    void opsNameTheRangeThatLaunched()
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->setInteractive(false);
+        window->setSessionTracking(false);
+        window->resize(1400, 900);
+        window->show();
+        QSignalSpy loaded(window.get(), &MainWindow::documentLoaded);
+        QSignalSpy computed(window->overviewPage(), &OverviewPage::computed);
+        window->openPath(QStringLiteral(KS_TEST_DATA_DIR "/overview/record_function_launches.json"), false);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(!computed.isEmpty() || computed.wait(60000));
+        OverviewPage* page = window->overviewPage();
+        const OpSummaryModel* ops = page->findChild<OpSummaryModel*>();
+        QVERIFY(ops);
+        QStringList names;
+        for (int i = 0; i < ops->rowCount(); ++i)
+            names << QString::fromStdString(ops->row(i)->name);
+        QVERIFY2(names.contains(u"moe(F)"_s), qPrintable(names.join(u", ")));
+        QVERIFY2(!names.contains(u"cudaLaunchKernelExC"_s), qPrintable(names.join(u", ")));
+        bool header = false;
+        for (const QLabel* l : page->findChildren<QLabel*>())
+            header |= l->text().contains(u"from the first to the last GPU work"_s);
+        QVERIFY(header);
+        const QByteArray dir = qgetenv("KS_SHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(window->grab().save(QString::fromLocal8Bit(dir) +
+                                        u"/overview_record_function_launches.png"_s));
+    }
 };
 
 QTEST_MAIN(TestOverviewPage)

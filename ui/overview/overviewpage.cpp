@@ -277,7 +277,7 @@ QString OverviewPage::gpuHtml(const OverviewReport& r) const
         r.deviceName.empty() ? QString() : QString::fromStdString(r.deviceName) + QStringLiteral(": ");
     return tr("<b>GPU</b> %1busy %2, idle <b>%3</b> · computation %4, exposed communication %5, exposed "
               "memcpy "
-              "%6 of %7 (TraceLens's timeline)")
+              "%6 of %7 from the first to the last GPU work (TraceLens's timeline)")
         .arg(device.toHtmlEscaped(), part(m.busy), part(m.idle), part(m.computation), part(m.exposedComm),
              part(m.exposedMemcpy), formatDuration(m.total));
 }
@@ -309,8 +309,8 @@ void OverviewPage::show(std::shared_ptr<const OverviewReport> report)
     m_steps->setBreakdown(r.steps);
     m_idle->setText(idleHtml(r));
     m_roofline->setReport(r);
-    m_ops->setRows(r.gpu.kernels.ops);
-    m_kernelRows->setRows(r.gpu.kernels.kernels);
+    m_ops->setRows(r.gpu.kernelsByCode.ops);
+    m_kernelRows->setRows(r.gpu.kernelsByCode.kernels);
     m_findings->clear();
     for (const Finding& f : r.findings) {
         auto* item =

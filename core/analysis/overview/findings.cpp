@@ -12,10 +12,16 @@ namespace ks {
 
 namespace {
 
+// A duration in the unit that keeps its digits: "0.00 ms per step" for 100 ns told nothing.
 std::string ms(double ns)
 {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+    if (ns == 0 || std::abs(ns) >= 1e4)
+        std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+    else if (std::abs(ns) >= 1e3)
+        std::snprintf(buf, sizeof buf, "%.1f µs", ns / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f ns", ns);
     return buf;
 }
 
@@ -125,13 +131,20 @@ void FindingsBuilder::addSteps(const StepBreakdown& b)
     if (b.onDevice) {
         const double cpu = share(b, StepCategory::CpuExec) + share(b, StepCategory::Other);
         if (cpu >= th.gpuIdleShare) {
+            // The step breakdown's CPU Exec + Other: the part of the whole step with no GPU work
+            // running. Not "GPU idle": the GPU timeline's idle share on the same page counts only
+            // from the first to the last GPU work, and a step's host-only head and tail are outside
+            // it (issue 26: "GPU idle 77%" next to "idle 0.00%").
             Finding f{Finding::Kind::CpuBound, cpu};
-            f.title = "GPU idle " + pct(cpu) + per + " while the CPU runs Python and operators (" +
+            f.title = "Host-bound: no GPU work " + pct(cpu) + per +
+                      " while the CPU runs Python and operators (" +
                       ms(b.average[size_t(StepCategory::CpuExec)] + b.average[size_t(StepCategory::Other)]) +
-                      " per step)";
-            f.detail = "The step is host-bound: the GPU waits for the CPU to issue work. See the idle-time "
-                       "breakdown for where; torch.compile, larger batches or moving work off the "
-                       "training thread help.";
+                      " per step, CPU Exec + Other)";
+            f.detail =
+                "The step breakdown counts the whole step; the GPU timeline's idle share counts only "
+                "from the first to the last GPU work. The GPU waits for the CPU to issue work: see the "
+                "idle-time breakdown for where; torch.compile, larger batches or moving work off the "
+                "training thread help.";
             f.from = slow->start;
             f.to = slow->end;
             add(std::move(f));
@@ -185,8 +198,8 @@ void FindingsBuilder::addGpuTimeline(const GpuTimelineMetrics& m)
     const double idle = double(m.idle) / double(m.total);
     if (idle >= m_thresholds.gpuIdleShare) {
         Finding f{Finding::Kind::GpuIdle, idle};
-        f.title = "GPU idle " + pct(idle) + " of the time (" + ms(double(m.idle)) + " of " +
-                  ms(double(m.total)) + ")";
+        f.title = "GPU idle " + pct(idle) + " of the GPU span (" + ms(double(m.idle)) + " of " +
+                  ms(double(m.total)) + " from the first to the last GPU work)";
         const TimeNs gaps = m_hostWait + m_kernelWait + m_otherWait;
         if (gaps > 0) {
             const char* most = m_hostWait >= m_kernelWait && m_hostWait >= m_otherWait ? "host wait"
@@ -219,7 +232,7 @@ void FindingsBuilder::addGpuTimeline(const GpuTimelineMetrics& m)
     const double comm = double(m.exposedComm) / double(m.total);
     if (comm >= m_thresholds.communicationShare) {
         Finding f{Finding::Kind::Communication, comm};
-        f.title = "Communication exposed " + pct(comm) + " of the time (" + ms(double(m.exposedComm)) +
+        f.title = "Communication exposed " + pct(comm) + " of the GPU span (" + ms(double(m.exposedComm)) +
                   " of " + ms(double(m.totalComm)) + " not overlapped by computation)";
         f.detail = "Collectives run while no compute kernel does. Overlap them with the backward pass (DDP "
                    "bucket size, FSDP prefetch), or reduce what is communicated.";

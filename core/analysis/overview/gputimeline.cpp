@@ -40,10 +40,31 @@ bool isRocmLegacyMemset(std::string_view name)
 
 } // namespace
 
-bool isCommunicationKernel(std::string_view name)
+bool isTraceLensCommunicationKernel(std::string_view name)
 {
     return containsNoCase(name, "nccl") || containsNoCase(name, "rccl") ||
            containsNoCase(name, "cross_device_reduce");
+}
+
+bool isCommunicationKernel(std::string_view name)
+{
+    if (isTraceLensCommunicationKernel(name)) return true;
+    // Communication libraries that are not NCCL, and collectives written as custom kernels (the list
+    // and where each name comes from: docs/analyze.md, "Communication kernels").
+    static constexpr std::string_view kAnywhere[] = {
+        "nvshmem",                                           // NVSHMEM (nvshmemi_*, nvshmem_* kernels)
+        "deep_ep::",                                         // DeepEP (deep_ep::internode::dispatch, ...)
+        "internode::",   "intranode::",    "internode_ll::", // DeepEP's namespaces, when demangled short
+        "msccl",                                             // MSCCL / MSCCL++ (mscclKernel_*, mscclpp::)
+        "hccl",                                              // Habana / MTIA collectives (HTA: ^hccl)
+        "allreduce",     "all_reduce",                       // custom all-reduce (vLLM, sglang, TRT-LLM,
+        "allgather",     "all_gather",                       // FlashInfer, torch symmetric memory's
+        "reducescatter", "reduce_scatter",                   // multimem_all_reduce_kernel, ...)
+        "alltoall",      "all_to_all",
+    };
+    for (std::string_view key : kAnywhere)
+        if (containsNoCase(name, key)) return true;
+    return false;
 }
 
 GpuWorkClass classifyGpuWork(EventKind kind, std::string_view name)

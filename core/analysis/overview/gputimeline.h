@@ -11,12 +11,16 @@ namespace ks {
 // How TraceLens's GPU timeline counts a piece of GPU work (TreePerf/gpu_event_analyser.py).
 enum class GpuWorkClass : uint8_t { Computation, Communication, Memcpy };
 
-// TraceLens's buckets: gpu_memcpy is memcpy; kernels and memsets are communication when the name
-// contains "nccl" / "rccl" / "cross_device_reduce" (any case), else computation. ROCm 7.1 copy
-// kernels (MEMORY_COPY_*, __amd_rocclr_copyBuffer*) count as memcpy, its fill kernels as computation.
+// TraceLens's buckets: gpu_memcpy is memcpy; kernels and memsets are communication when
+// isCommunicationKernel(name), else computation. ROCm 7.1 copy kernels (MEMORY_COPY_*,
+// __amd_rocclr_copyBuffer*) count as memcpy, its fill kernels as computation.
 GpuWorkClass classifyGpuWork(EventKind kind, std::string_view name);
-// The NCCL/RCCL test alone (TraceLens's is_communication_string), also used to leave collectives
-// out of the per-op kernel times.
+// TraceLens's is_communication_string: the name contains "nccl", "rccl" or "cross_device_reduce".
+bool isTraceLensCommunicationKernel(std::string_view name);
+// TraceLens's test extended to the communication libraries it does not know (NVSHMEM, DeepEP,
+// MSCCL, HCCL) and to custom collective kernels (all-reduce, all-gather, reduce-scatter, all-to-all
+// in the name): a deliberate difference, documented in docs/analyze.md. Also leaves collectives out
+// of the per-op kernel times and decides the step breakdown's Communication.
 bool isCommunicationKernel(std::string_view name);
 
 // TraceLens's gpu_timeline rows, in ns. computation + exposedComm + exposedMemcpy + idle == total.

@@ -144,9 +144,13 @@ struct Acc {
 } // namespace
 
 KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem>& items, TimeNs totalTimeNs,
-                               const ParentIndex& parents)
+                               const ParentIndex& parents, LauncherRule rule)
 {
     KernelSummary out;
+    const bool byCode = rule == LauncherRule::Code;
+    auto creditedTo = [byCode](const GpuWorkItem& it) {
+        return byCode && it.owner.valid() ? it.owner : it.launcher;
+    };
 
     // --- launchers: direct kernels (collectives left out), first kernel by start for the category.
     // Each launcher gets a dense slot; slots index the per-launcher arrays below.
@@ -160,7 +164,7 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
     direct.reserve(items.size());
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid() || it.cls == GpuWorkClass::Communication) continue; // NCCL/RCCL by name
-        uint32_t& slot = slotOf.at(it.launcher);
+        uint32_t& slot = slotOf.at(creditedTo(it));
         if (slot == kNoSlot) {
             slot = uint32_t(firstKernel.size());
             firstKernel.push_back({it.start, it.name});
@@ -178,11 +182,19 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
     for (const GpuWorkItem& it : items) {
         if (!it.runtime.valid()) continue;
         if (const uint32_t s = slotOf.get(it.runtime); s != kNoSlot) subtree.push_back({s, it.start, it.end});
+        const SliceRef credited = creditedTo(it);
+        bool creditedSeen = credited == it.runtime;
         for (int64_t p = parents.parent(it.runtime.track, it.runtime.index); p >= 0;
              p = parents.parent(it.runtime.track, size_t(p))) {
-            const uint32_t s = slotOf.get(SliceRef{it.runtime.track, uint32_t(p)});
+            const SliceRef ref{it.runtime.track, uint32_t(p)};
+            creditedSeen |= ref == credited;
+            const uint32_t s = slotOf.get(ref);
             if (s != kNoSlot) subtree.push_back({s, it.start, it.end});
         }
+        // An owner found by External id elsewhere than above the launch still holds its work.
+        if (!creditedSeen)
+            if (const uint32_t s = slotOf.get(credited); s != kNoSlot)
+                subtree.push_back({s, it.start, it.end});
     }
     const std::vector<TimeNs> subtreeBusy = unionPerSlot(subtree, firstKernel.size());
     std::vector<SlotSpan>().swap(subtree);
@@ -258,18 +270,23 @@ KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem
     }
 
     // --- kernel_summary: kernels only, grouped by (category, parent op, name, stream).
+    // The parent column: the innermost cpu_op; by code, else the range that launched the kernel.
+    auto parentOf = [&](const GpuWorkItem& it) {
+        if (it.parentOp.valid() || !byCode || !it.owner.valid() || it.owner == it.runtime) return it.parentOp;
+        return it.owner;
+    };
     for (const GpuWorkItem& it : items)
-        if (it.kind == EventKind::Kernel && it.parentOp.valid()) out.hasParentOpColumn = true;
+        if (it.kind == EventKind::Kernel && parentOf(it).valid()) out.hasParentOpColumn = true;
     // Grouped by interned ids first; the strings (and their order) come in per group below.
     std::unordered_map<GroupKey, Acc, GroupKeyHash> byIds;
     TimeNs kernelTotal = 0;
     for (const GpuWorkItem& it : items) {
         if (it.kind != EventKind::Kernel) continue;
         GroupKey key{2, StringId().value, StringId().value, it.name.value, it.stream};
-        if (it.parentOp.valid()) {
+        if (const SliceRef parent = parentOf(it); parent.valid()) {
             key.mode = 0;
-            key.parentName = trace.slices(it.parentOp.track).name(it.parentOp.index).value;
-            const uint32_t s = slotOf.get(it.parentOp);
+            key.parentName = trace.slices(parent.track).name(parent.index).value;
+            const uint32_t s = slotOf.get(parent);
             if (s != kNoSlot) key.firstKernel = firstKernel[s].name.value;
         } else if (it.runtime.valid()) {
             key.mode = 1;

@@ -52,12 +52,18 @@ struct KernelSummary {
     double totalKernelUs = 0;
 };
 
+// Whom a launch is credited to. TraceLens: its launcher (the first cpu_op above the runtime call,
+// else the runtime call itself), for the CSV files that must compare with TraceLens's. Code: the
+// GpuWorkItem's owner (a record_function range when no cpu_op encloses the launch), for the
+// summaries a person reads (text report, --json, the Overview page).
+enum class LauncherRule : uint8_t { TraceLens, Code };
+
 // TraceLens's kernel_summary, ops_summary and ops_summary_by_category (TreePerf/tree_perf.py
 // get_kernel_launchers / get_df_kernel_launchers_summary*, Reporting/generate_perf_report_pytorch.py)
 // over gathered GPU work. totalTimeNs is the GPU timeline's total_time. Sorts flat arrays; no
 // per-kernel allocation.
 KernelSummary summarizeKernels(const Trace& trace, const std::vector<GpuWorkItem>& items, TimeNs totalTimeNs,
-                               const ParentIndex& parents);
+                               const ParentIndex& parents, LauncherRule rule = LauncherRule::TraceLens);
 
 // Busy time (union of intervals) per key, from (key, start, end) triples sorted in place.
 struct KeyedSpan {

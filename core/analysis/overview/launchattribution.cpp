@@ -107,6 +107,11 @@ size_t LaunchAttribution::update(const Trace& trace, const LinkIndex& links, con
                 }
                 if (!it.parentOp.valid()) it.parentOp = innermostCpuOp(trace, parents, it.runtime);
                 if (!it.launcher.valid()) it.launcher = it.runtime;
+                // TraceLens credits a launch with no cpu_op above it to the runtime call itself
+                // (cudaLaunchKernelExC); a person wants the record_function range that made it.
+                it.owner = it.launcher;
+                if (it.launcher == it.runtime)
+                    if (const SliceRef op = links.launchingOp(it.runtime); op.valid()) it.owner = op;
             }
             m_seen[t] = uint32_t(row + 1);
             const TimeNs at =

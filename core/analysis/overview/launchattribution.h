@@ -27,6 +27,9 @@ struct GpuWorkItem {
     SliceRef launcher; // TraceLens's kernel launcher: the first cpu_op above the runtime call (an
                        // "execute" op passes through to its parent), else the runtime call itself
     SliceRef parentOp; // the innermost cpu_op above the runtime call (kernel_summary's Parent cpu_op)
+    SliceRef owner;    // the code that launched it, for people: the launcher when that is a cpu_op, else
+                       // the details panel's launching op (LinkIndex::launchingOp: the innermost cpu_op,
+                       // else user annotation, around the runtime call), else the runtime call
     TimeNs start = 0;
     TimeNs end = 0;
     StringId name;

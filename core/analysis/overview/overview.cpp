@@ -49,6 +49,14 @@ void Overview::update(const Trace& trace, const LinkIndex& links)
     parallelFor(2, 0, [&](size_t part) {
         if (part == 0) {
             m_result.kernels = summarizeKernels(trace, items, m_result.timeline.total, m_parents);
+            // Only launches with no cpu_op around them are credited differently: most traces have
+            // none, and the second summary is then the first.
+            const bool differs = std::any_of(items.begin(), items.end(), [](const GpuWorkItem& it) {
+                return it.owner.valid() && it.owner != it.launcher;
+            });
+            m_result.kernelsByCode = differs ? summarizeKernels(trace, items, m_result.timeline.total,
+                                                                m_parents, LauncherRule::Code)
+                                             : m_result.kernels;
             return;
         }
         m_result.perfSheets = computePerfSheets(trace, items, m_options.window, m_parents);

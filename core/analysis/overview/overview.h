@@ -19,7 +19,8 @@ class LinkIndex;
 struct OverviewResult {
     GpuTimelineMetrics timeline;                 // all GPU work of the trace (TraceLens's gpu_timeline)
     std::map<int, GpuTimelineMetrics> perDevice; // by device index (-1: device unknown)
-    KernelSummary kernels;
+    KernelSummary kernels;                       // TraceLens's launchers (the CSV files)
+    KernelSummary kernelsByCode; // each launch credited to the code that made it (what people read)
     std::vector<PerfSheet> perfSheets;
     std::vector<HistogramBin> shortKernels;
     size_t gpuWork = 0;      // GPU work items considered

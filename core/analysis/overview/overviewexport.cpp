@@ -207,14 +207,14 @@ nlohmann::ordered_json overviewJsonValue(const OverviewResult& r)
         perDevice[std::to_string(device)] = timeline(m);
     j["gpu_timeline_per_device"] = std::move(perDevice);
     J categories = J::array();
-    for (const CategorySummaryRow& x : r.kernels.categories)
+    for (const CategorySummaryRow& x : r.kernelsByCode.categories)
         categories.push_back({{"op category", x.category},
                               {"Count", x.count},
                               {"total_direct_kernel_time_ms", num(x.directMs)},
                               {"Percentage (%)", num(x.percent)}});
     j["ops_summary_by_category"] = std::move(categories);
     J ops = J::array();
-    for (const OpsSummaryRow& x : r.kernels.ops)
+    for (const OpsSummaryRow& x : r.kernelsByCode.ops)
         ops.push_back({{"name", x.name},
                        {"total_direct_kernel_time_ms", num(x.directUs / 1000)},
                        {"total_subtree_kernel_time_ms", num(x.subtreeUs / 1000)},
@@ -223,7 +223,7 @@ nlohmann::ordered_json overviewJsonValue(const OverviewResult& r)
                        {"Percentage (%)", num(x.percent)}});
     j["ops_summary"] = std::move(ops);
     J kernels = J::array();
-    for (const KernelSummaryRow& x : r.kernels.kernels)
+    for (const KernelSummaryRow& x : r.kernelsByCode.kernels)
         kernels.push_back({{"Parent op category", x.category},
                            {"Parent cpu_op", x.parentOp},
                            {"Kernel name", x.kernelName},
@@ -283,7 +283,7 @@ std::string overviewText(const OverviewResult& r, size_t rowLimit)
             line("  %-22s %12.3f ms %7.2f %%\n", k, ms(ns),
                  m.total > 0 ? double(ns) / double(m.total) * 100 : 0.0);
     };
-    timeline("GPU timeline (all GPU work)", r.timeline);
+    timeline("GPU timeline (all GPU work, from the first to the last of it)", r.timeline);
     if (r.perDevice.size() > 1)
         for (const auto& [device, m] : r.perDevice) {
             std::snprintf(buf, sizeof buf, "\nGPU timeline, device %d", device);
@@ -293,17 +293,17 @@ std::string overviewText(const OverviewResult& r, size_t rowLimit)
     if (r.unlinkedWork)
         line("  (%zu GPU work items without a linked launch are left out, as TraceLens does)\n",
              r.unlinkedWork);
-    if (!r.kernels.categories.empty()) {
+    if (!r.kernelsByCode.categories.empty()) {
         line("\nKernel time by op category\n  %-22s %8s %14s %8s\n", "category", "ops", "kernel ms", "%");
-        for (const CategorySummaryRow& x : r.kernels.categories)
+        for (const CategorySummaryRow& x : r.kernelsByCode.categories)
             line("  %-22s %8llu %14.3f %7.2f%%\n", x.category.c_str(), (unsigned long long)x.count,
                  x.directMs, x.percent);
     }
-    if (!r.kernels.ops.empty()) {
+    if (!r.kernelsByCode.ops.empty()) {
         line("\nTop ops by kernel time\n  %-50s %8s %14s %8s  %s\n", "op", "count", "kernel ms", "%",
              "category");
-        for (size_t i = 0; i < r.kernels.ops.size() && i < rowLimit; ++i) {
-            const OpsSummaryRow& x = r.kernels.ops[i];
+        for (size_t i = 0; i < r.kernelsByCode.ops.size() && i < rowLimit; ++i) {
+            const OpsSummaryRow& x = r.kernelsByCode.ops[i];
             std::string cats;
             for (const std::string& c : x.categories)
                 cats += (cats.empty() ? "" : ",") + c;
@@ -311,11 +311,11 @@ std::string overviewText(const OverviewResult& r, size_t rowLimit)
                  x.directUs / 1000, x.percent, cats.c_str());
         }
     }
-    if (!r.kernels.kernels.empty()) {
+    if (!r.kernelsByCode.kernels.empty()) {
         line("\nTop kernels\n  %-60s %8s %12s %10s  %s\n", "kernel", "count", "total ms", "mean us",
              "parent op");
-        for (size_t i = 0; i < r.kernels.kernels.size() && i < rowLimit; ++i) {
-            const KernelSummaryRow& x = r.kernels.kernels[i];
+        for (size_t i = 0; i < r.kernelsByCode.kernels.size() && i < rowLimit; ++i) {
+            const KernelSummaryRow& x = r.kernelsByCode.kernels[i];
             line("  %-60s %8llu %12.3f %10.2f  %s\n", cut(x.kernelName, 60).c_str(),
                  (unsigned long long)x.count, x.sumUs / 1000, x.meanUs, x.parentOp.c_str());
         }

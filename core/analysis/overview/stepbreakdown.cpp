@@ -1,5 +1,6 @@
 #include "core/analysis/overview/stepbreakdown.h"
 
+#include "core/analysis/overview/gputimeline.h"
 #include "core/analysis/overview/rowsmeeting.h"
 #include "core/util/intervalset.h"
 #include "core/util/runsort.h"
@@ -29,10 +30,11 @@ bool isCollectiveOpName(std::string_view name)
 }
 
 // Newer torch names its collectives differently (c10d::allreduce_, nccl:all_to_all, ...), so a
-// kernel is also communication when it is an NCCL/RCCL kernel by name (TraceLens's rule).
+// kernel is also communication when it is one by name: the GPU timeline's rule, so that the step
+// breakdown and the timeline on one page count the same kernels as communication.
 bool isCollectiveKernelName(std::string_view name)
 {
-    return name.substr(0, 4) == "nccl" || name.substr(0, 4) == "rccl" || name.substr(0, 4) == "Nccl";
+    return isCommunicationKernel(name);
 }
 
 bool isDataLoaderName(std::string_view name)

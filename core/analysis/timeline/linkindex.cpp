@@ -220,6 +220,15 @@ SliceRef LinkIndex::launchingOp(SliceRef r) const
     const int64_t ext = externalId(launch.valid() ? launch : r);
     for (SliceRef c : withExternalId(ext))
         if (isOpKind(m_trace->sliceKind(c))) return c;
+    // Launched straight from Python (a Triton launcher, a hook) with no op or annotation anywhere:
+    // the innermost python function around the call is the code that made it.
+    if (launch.valid()) {
+        const SliceTrack& st = m_trace->slices(launch.track);
+        for (int64_t row = st.parent(launch.index); row >= 0; row = st.parent(size_t(row))) {
+            const SliceRef p{launch.track, uint32_t(row)};
+            if (m_trace->sliceKind(p) == EventKind::PythonFunction) return p;
+        }
+    }
     return {};
 }
 
