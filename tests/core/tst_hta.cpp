@@ -89,6 +89,11 @@ const MemoryBandwidth* kindOf(const std::vector<MemoryBandwidth>& m, const std::
     return nullptr;
 }
 
+bool near(double a, double b)
+{
+    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
+
 std::unique_ptr<Trace> loadShared(const char* name)
 {
     LoadResult r = loadTraceFile(std::string(KS_SHARED_TRACES "/") + name);
@@ -353,12 +358,117 @@ private slots:
         QCOMPARE(rowNamed(cpu, "## backward ##")->sumUs, 184802.0);
         QCOMPARE(rowNamed(cpu, "## backward ##")->meanUs, 46200.5);
 
+        // Equal times in numpy's quicksort order, so even the mean and the quartiles are HTA's.
         const QueueLengthResult q = queueLength(table, 1);
         QCOMPARE(q.streams.size(), size_t(1));
         QCOMPARE(q.streams[0].stream, int64_t(7));
         QCOMPARE(q.streams[0].summary.count, size_t(9752));
+        QVERIFY(near(q.streams[0].summary.mean, 812.4128383921247));
+        QCOMPARE(q.streams[0].summary.p75, 1020.0);
         QCOMPARE(q.streams[0].summary.max, 1022.0);
         QCOMPARE(q.streams[0].blockedUs, 383223.0);
+        QVERIFY(near(q.streams[0].blockedRelative, 0.988019181684585));
+
+        const std::vector<MemoryBandwidth> m = memoryBandwidth(table);
+        const MemoryBandwidth* dtod = kindOf(m, "Memcpy DtoD");
+        QVERIFY(dtod);
+        QCOMPARE(dtod->summary.count, size_t(1284));
+        QVERIFY(near(dtod->summary.mean, 33.11660826166256));
+        QCOMPARE(dtod->summary.min, 0.005);
+        QVERIFY(near(dtod->summary.max, 405.7052297939778));
+        QCOMPARE(kindOf(m, "Memset")->summary.count, size_t(116));
+    }
+
+    // TraceLens's B200 eager trace, HTA's values: one stream, copies device to device and host to
+    // device.
+    void b200TraceMatchesHta()
+    {
+        const auto t = loadShared("AMD-AGI_TraceLens__tests__traces__b200__eager_trace.json.gz");
+        const EventTable table = EventTable::build(*t);
+        const auto b = temporalBreakdown(table);
+        QVERIFY(b.has_value());
+        QCOMPARE(b->idleUs, 73669.0);
+        QCOMPARE(b->computeUs, 10153.0);
+        QCOMPARE(b->nonComputeUs, 664.0);
+        QCOMPARE(b->kernelUs, 84486.0);
+        const QueueLengthResult q = queueLength(table, 1);
+        QCOMPARE(q.streams.size(), size_t(1));
+        QCOMPARE(q.streams[0].summary.count, size_t(1858));
+        QVERIFY(near(q.streams[0].summary.mean, 0.6248654467168999));
+        QVERIFY(near(q.streams[0].summary.std, 0.5995561167082013));
+        QCOMPARE(q.streams[0].blockedUs, 15617.0);
+        QVERIFY(near(q.streams[0].blockedRelative, 0.17869443331998397));
+        const MemoryBandwidth* dtod = kindOf(memoryBandwidth(table), "Memcpy DtoD");
+        QVERIFY(dtod);
+        QCOMPARE(dtod->summary.count, size_t(146));
+        QVERIFY(near(dtod->summary.mean, 1197.895498320835));
+    }
+
+    // HTA's ROCm test trace: the runtime calls' "stream" is "0x0", which pandas does not read as a
+    // number, so they stay CPU rows.
+    void rocmTraceMatchesHta()
+    {
+        const auto t = loadShared("facebookresearch_HolisticTraceAnalysis__tests__data__amd_trace__mi250_"
+                                  "minitoy_train_ROCm6_2_kineto.json.gz");
+        const EventTable table = EventTable::build(*t);
+        const auto b = temporalBreakdown(table);
+        QVERIFY(b.has_value());
+        QCOMPARE(b->idleUs, 8780.0);
+        QCOMPARE(b->computeUs, 96.0);
+        QCOMPARE(b->nonComputeUs, 35.0);
+        QCOMPARE(b->kernelUs, 8911.0);
+        const QueueLengthResult q = queueLength(table, 1);
+        QCOMPARE(q.streams.size(), size_t(1));
+        QCOMPARE(q.streams[0].stream, int64_t(0));
+        QCOMPARE(q.streams[0].summary.count, size_t(32));
+        QCOMPARE(q.streams[0].summary.mean, 0.5);
+        QCOMPARE(q.streams[0].blockedUs, 6760.0);
+        QVERIFY(near(q.streams[0].blockedRelative, 0.737186477644493));
+    }
+
+    // HTA's critical-path AlexNet trace: aten::linear's one pattern.
+    void alexnetKernelSequenceMatchesHta()
+    {
+        const auto t = loadShared("facebookresearch_HolisticTraceAnalysis__tests__data__critical_path__"
+                                  "alexnet__benchmark_result_2869224_1695835535_trace.json.gz");
+        KernelSequenceOptions o;
+        o.operatorName = "aten::linear";
+        const std::vector<KernelSequence> s = frequentKernelSequences(EventTable::build(*t), o);
+        QCOMPARE(s.size(), size_t(1));
+        QCOMPARE(s[0].pattern,
+                 std::string(
+                     "aten::linear|Memset (Device)|ampere_sgemm_32x32_sliced1x4_tn|void "
+                     "epilogue::impl::globalKernel<float, float, float, true, true>(int, int, long, float*, "
+                     "cublasLtEpilogue_t, int, float*, long, void*, long, long, long, float*, long, int*)"));
+        QCOMPARE(s[0].count, size_t(2));
+        QCOMPARE(s[0].gpuKernelUs, 208.0);
+        QCOMPARE(s[0].cpuOpUs, 10652.0);
+    }
+
+    // Every analysis on every shared trace: no failure, and HTA's own sanity check (its
+    // test_generate_trace_with_counters): no negative queue length.
+    void everySharedTraceRuns()
+    {
+        const QStringList files =
+            QDir(QStringLiteral(KS_SHARED_TRACES))
+                .entryList({QStringLiteral("*.json"), QStringLiteral("*.gz")}, QDir::Files);
+        QVERIFY(files.size() > 20);
+        for (const QString& f : files) {
+            const auto t = loadShared(f.toUtf8().constData());
+            ReportOptions o;
+            o.sequenceOperator = "aten::";
+            const Report r = buildReport(*t, o);
+            for (const StreamQueue& s : r.queue.streams)
+                for (const SeriesPoint& p : s.series)
+                    QVERIFY2(p.value >= 0, qPrintable(f));
+            // (Bandwidth can go below 0 where HTA's rounding gives a sub-µs copy a negative
+            // duration, as in HTA: the Qwen H100 trace.)
+            if (r.temporal) QVERIFY2(r.temporal->idleUs >= 0, qPrintable(f));
+            const nlohmann::json j = nlohmann::json::parse("{" + reportJsonMembers(r) + "}");
+            QVERIFY2(j.contains("hta_frequent_kernel_sequences"), qPrintable(f));
+            QVERIFY2(!reportText(r).empty(), qPrintable(f));
+            (void)buildCounterSeries(*t);
+        }
     }
 };
 
