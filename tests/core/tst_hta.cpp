@@ -321,6 +321,11 @@ private slots:
         QCOMPARE(j["a"].get<int>(), 1);
         QCOMPARE(j["hta_temporal_breakdown"]["idle_time_us"].get<double>(), 16.0);
         QCOMPARE(j["hta_queue_length"]["streams"].size(), size_t(2));
+        // At 1024 no stream was full: HTA's own row is empty.
+        QVERIFY(j["hta_queue_length"]["time_blocked_on_full_queue"].is_null());
+        o.maxQueueLength = 1;
+        const nlohmann::json full = nlohmann::json::parse("{" + reportJsonMembers(buildReport(*t, o)) + "}");
+        QCOMPARE(full["hta_queue_length"]["time_blocked_on_full_queue"]["stream"].get<int>(), 8);
         QCOMPARE(j["hta_memory_bandwidth"].size(), size_t(2));
         QCOMPARE(j["hta_gpu_user_annotation_breakdown"]["rows"].size(), size_t(2));
         QCOMPARE(j["hta_frequent_kernel_sequences"]["patterns"][0]["count"].get<int>(), 1);

@@ -65,6 +65,77 @@ struct RowKeyHash {
     }
 };
 
+// HTA's infer_gpu_type: MTIA by the distributed backend, or by the runtime call that launches work.
+bool isMtia(const Trace& trace, const std::vector<Event>& rows, const std::string& backend)
+{
+    if (backend.find("mtia:hccl") != std::string::npos) return true;
+    bool cuda = false, hip = false, mtia = false;
+    for (const Event& e : rows) {
+        const std::string_view n = trace.str(e.name);
+        cuda = cuda || n == "cudaLaunchKernel";
+        hip = hip || n == "hipLaunchKernel";
+        mtia = mtia || n == "runFunction - job_prep_and_submit_for_execution";
+    }
+    return !cuda && !hip && mtia;
+}
+
+// HTA's filter_mtia_kernels_for_one_rank: the CPU events (cpu_op, user_annotation, *_runtime)
+// inside the steps, the device events (kernel*, gpu_mem*, mtia_ccp_events) of their correlation
+// ids, and the memory work that starts inside a step, whose missing stream becomes its tid
+// (_fix_mtia_memory_kernels).
+std::vector<Event> mtiaStepFilter(const Trace& trace, const std::vector<Event>& all,
+                                  const std::unordered_set<uint32_t>& stepNames)
+{
+    auto startsWith = [](std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; };
+    auto cpuCategory = [&](std::string_view c) {
+        return startsWith(c, "cpu_op") || c == "user_annotation" ||
+               (c.size() > 8 && c.find("_runtime", 1) != std::string_view::npos);
+    };
+    auto deviceCategory = [&](std::string_view c) {
+        return startsWith(c, "kernel") || (startsWith(c, "gpu_mem") && c.size() > 7) ||
+               startsWith(c, "mtia_ccp_events");
+    };
+    double t0 = INFINITY, t1 = -INFINITY;
+    std::vector<std::pair<double, double>> steps;
+    for (const Event& e : all) {
+        if (!stepNames.count(e.name.value)) continue;
+        steps.emplace_back(e.ts, e.end());
+        if (cpuCategory(trace.str(e.category))) {
+            t0 = std::min(t0, e.ts);
+            t1 = std::max(t1, e.end());
+        }
+    }
+    std::unordered_set<int64_t> ids;
+    std::vector<bool> keep(all.size(), false);
+    for (size_t i = 0; i < all.size(); ++i) {
+        const Event& e = all[i];
+        if (cpuCategory(trace.str(e.category)) && e.ts >= t0 && e.end() <= t1) {
+            keep[i] = true;
+            if (e.correlation != -1) ids.insert(e.correlation);
+        }
+    }
+    std::vector<Event> out;
+    for (size_t i = 0; i < all.size(); ++i) {
+        Event e = all[i];
+        if (!keep[i] && deviceCategory(trace.str(e.category)) && ids.count(e.correlation)) keep[i] = true;
+        // MemoryKernelGroupingPattern, by name.
+        const std::string_view n = trace.str(e.name);
+        const bool memoryName = startsWith(n, "Memcpy") || startsWith(n, "Memset") ||
+                                startsWith(n, "hipMemcpy") || startsWith(n, "hipMemset") ||
+                                startsWith(n, "dma");
+        bool inStep = false;
+        for (const auto& [a, b] : steps)
+            inStep = inStep || (memoryName && e.ts >= a && e.ts <= b);
+        if (inStep) {
+            keep[i] = true;
+            const RowKey tid = trace.track(e.slice.track).tid;
+            if (e.stream == -1 && !tid.isString()) e.stream = tid.number;
+        }
+        if (keep[i]) out.push_back(e);
+    }
+    return out;
+}
+
 } // namespace
 
 EventTable EventTable::build(const Trace& trace)
@@ -157,7 +228,10 @@ EventTable EventTable::build(const Trace& trace)
         if (isProfilerStepName(trace.str(e.name))) stepNames.insert(e.name.value);
         anyCpu = anyCpu || !e.gpu;
     }
-    if (stepNames.size() > 1 && anyCpu) {
+    if (stepNames.size() > 1 && isMtia(trace, all, backend)) {
+        all = mtiaStepFilter(trace, all, stepNames);
+        t.m_filtered = true;
+    } else if (stepNames.size() > 1 && anyCpu) {
         double lastStart = -INFINITY, minCpu = INFINITY;
         for (const Event& e : all) {
             if (e.gpu) continue;

@@ -99,6 +99,18 @@ std::string reportJsonMembers(const Report& r)
         streams.push_back(std::move(row));
     }
     q["streams"] = std::move(streams);
+    // get_time_spent_blocked_on_full_queue's own row: HTA keeps one per rank, the last stream (by
+    // number) that reached the maximum.
+    J blocked = nullptr;
+    for (const StreamQueue& s : r.queue.streams) {
+        if (!s.reachedMax) continue;
+        blocked = J::object();
+        blocked["rank"] = r.rank;
+        blocked["stream"] = s.stream;
+        blocked["duration_at_max_queue_length"] = s.blockedUs;
+        blocked["relative_duration_at_max_queue_length"] = s.blockedRelative;
+    }
+    q["time_blocked_on_full_queue"] = std::move(blocked);
     j["hta_queue_length"] = std::move(q);
 
     J mem = J::array();
