@@ -19,29 +19,27 @@ struct End {
     double time;
 };
 
-// HTA's _less_than in trace_call_stack.py: earlier first; at one time a close comes before an open,
-// a longer interval opens first and a shorter one closes first; zero-length events nest inside
-// the events that open or close at their time.
+// HTA's _less_than (trace_call_stack.py) as a total order: earlier first; at one time the ends of
+// events with a duration (shorter first), then their starts (longer first), then zero-length
+// events, which so nest in the events that start there. HTA's own rules also put a zero-length
+// event before the ends at its time, which contradicts "ends before starts" when all three meet;
+// its result then depends on the input order, and this order keeps ends before starts.
 bool endLess(const End& x, const End& y)
 {
     if (x.time != y.time) return x.time < y.time;
-    if (x.event == y.event) return x.kind == -1;
-    if (x.dur == 0 || y.dur == 0) {
-        if (x.dur == 0 && y.dur > 0) return y.kind == 1;
-        if (x.dur > 0 && y.dur == 0) return x.kind == -1;
-        if (x.dur == 0 && y.dur == 0) {
-            if (x.kind == -1 && y.kind == -1) return x.event < y.event;
-            if (x.kind == 1 && y.kind == 1) return x.event > y.event;
-            return x.kind == -1;
-        }
-        // A negative duration (a sub-µs event after HTA's rounding) against a zero one.
-        return x.kind == -1;
+    auto group = [](const End& e) { return e.dur > 0 ? (e.kind == 1 ? 0 : 1) : (e.kind == -1 ? 2 : 3); };
+    const int gx = group(x), gy = group(y);
+    if (gx != gy) return gx < gy;
+    switch (gx) {
+    case 0:
+        return x.dur != y.dur ? x.dur < y.dur : x.event > y.event;
+    case 1:
+        return x.dur != y.dur ? x.dur > y.dur : x.event < y.event;
+    case 2:
+        return x.event < y.event;
+    default:
+        return x.event > y.event;
     }
-    if (x.kind == 1 && y.kind == -1) return true;
-    if (x.kind == -1 && y.kind == 1) return false;
-    if (x.kind == -1 && y.kind == -1 && x.dur != y.dur) return x.dur > y.dur;
-    if (x.kind == 1 && y.kind == 1 && x.dur != y.dur) return x.dur < y.dur;
-    return x.kind == -1 ? x.event < y.event : x.event > y.event;
 }
 
 struct Node {
@@ -94,18 +92,16 @@ std::vector<KernelSequence> frequentKernelSequences(const EventTable& table,
         std::vector<End> ends;
         for (size_t i : rows) {
             if (ev[i].stream != -1) continue;
-            ends.push_back(End{i, ev[i].dur, -1, ev[i].ts});
-            ends.push_back(End{i, ev[i].dur, 1, ev[i].end()});
+            // A negative duration (a sub-µs event after HTA's rounding) counts as zero.
+            const double dur = std::max(0.0, ev[i].dur);
+            ends.push_back(End{i, dur, -1, ev[i].ts});
+            ends.push_back(End{i, dur, 1, ev[i].ts + dur});
             root.rows.push_back(i);
             const std::string_view name = table.str(ev[i].name);
             if (startsWith(name, "ProfilerStep#")) root.main = true;
             if (name.find("autograd::") != std::string_view::npos) root.bwd = true;
         }
-        std::stable_sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
-            return a.time != b.time ? a.time < b.time
-                                    : (a.kind != b.kind ? a.kind < b.kind : a.event < b.event);
-        });
-        std::stable_sort(ends.begin(), ends.end(), endLess);
+        std::sort(ends.begin(), ends.end(), endLess);
         const int64_t rootId = -int64_t(roots.size()) - 1;
         std::vector<size_t> stack;
         for (const End& e : ends) {
