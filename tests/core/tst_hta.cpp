@@ -450,6 +450,33 @@ private slots:
         QCOMPARE(s[0].cpuOpUs, 10652.0);
     }
 
+    // HTA's sampled training trace: the backward thread's ops hang under the main thread's step,
+    // so evaluate_function ops are all at one depth; HTA finds 11 patterns; and a whole step's
+    // pattern (the last step is left out).
+    void backwardThreadSequencesMatchHta()
+    {
+        const auto t = loadShared(
+            "facebookresearch_HolisticTraceAnalysis__tests__data__trace_filter__sampled_rank-0.json.gz");
+        const EventTable table = EventTable::build(*t);
+        KernelSequenceOptions o;
+        o.operatorName = "autograd::engine::evaluate_function";
+        const std::vector<KernelSequence> s = frequentKernelSequences(table, o);
+        QCOMPARE(s.size(), size_t(11));
+        QCOMPARE(s[0].names.front(), std::string("autograd::engine::evaluate_function: AddmmBackward0"));
+        QCOMPARE(s[0].names.size(), size_t(4));
+        QCOMPARE(s[0].gpuKernelUs, 400.0);
+        QCOMPARE(s[0].cpuOpUs, 200.0);
+        QCOMPARE(s[4].names.size(), size_t(16));
+        QCOMPARE(s[4].gpuKernelUs, 20206.0);
+        QCOMPARE(s[4].cpuOpUs, 592.0);
+        o.operatorName = "ProfilerStep";
+        const std::vector<KernelSequence> step = frequentKernelSequences(table, o);
+        QCOMPARE(step.size(), size_t(1));
+        QCOMPARE(step[0].names.size(), size_t(603));
+        QCOMPARE(step[0].gpuKernelUs, 302241.0);
+        QCOMPARE(step[0].cpuOpUs, 607312.0);
+    }
+
     // Every analysis on every shared trace: no failure, and HTA's own sanity check (its
     // test_generate_trace_with_counters): no negative queue length.
     void everySharedTraceRuns()
