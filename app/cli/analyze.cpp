@@ -1,6 +1,7 @@
 #include "app/cli/argreader.h"
 #include "app/cli/commands.h"
 #include "app/cli/loadtrace.h"
+#include "core/analysis/hta/htareport.h"
 #include "core/analysis/overview/overview.h"
 #include "core/analysis/overview/overviewexport.h"
 #include "core/analysis/overview/reportexport.h"
@@ -19,6 +20,7 @@ namespace {
 
 const char* const kUsage =
     "usage: kinetoscope analyze TRACE [--json] [--csv DIR] [--steps A-B] [--device-peak P]\n"
+    "                         [--hta] [--hta-op NAME] [--hta-...]\n"
     "\n"
     "Computes the trace overview with AMD TraceLens's definitions (see docs/analyze.md):\n"
     "the GPU timeline breakdown (computation, exposed communication, exposed memcpy, busy,\n"
@@ -36,7 +38,17 @@ const char* const kUsage =
     "  --device-peak P  the device's peaks for % of peak and the roofline: a table name\n"
     "                (H100, MI300X, ...) or bf16=TFLOPS,fp32=TFLOPS,tbps=TB/s[,fp8=,tf32=];\n"
     "                default: the trace's deviceProperties name looked up in the built-in table\n"
-    "Without --json or --csv a readable report is printed.\n";
+    "Without --json or --csv a readable report is printed.\n"
+    "\n"
+    "HTA's single-trace analyses (Holistic Trace Analysis's definitions, whole trace):\n"
+    "temporal breakdown, queue length per stream, memcpy bandwidth, GPU user annotation\n"
+    "breakdown and frequent kernel sequences; --json always holds them (hta_* keys).\n"
+    "  --hta         print them as text instead of the overview\n"
+    "  --hta-op NAME frequent kernel sequences under the ops whose name contains NAME\n"
+    "  --hta-min-pattern-len N  kernels an op must launch to count (default 3)\n"
+    "  --hta-top-k N sequences in the text report (default 5)\n"
+    "  --hta-max-queue N  queue length counted as full (default 1024)\n"
+    "  --hta-cpu-annotations  the breakdown of CPU user annotations instead of GPU ones\n";
 
 bool parseSteps(const std::string& v, int64_t& a, int64_t& b)
 {
@@ -60,6 +72,8 @@ int runAnalyze(const Args& args)
     int64_t stepA = 0, stepB = 0;
     size_t rowLimit = 15;
     std::optional<DevicePeak> peak;
+    bool htaText = false;
+    hta::ReportOptions htaOptions;
     ArgReader in("analyze", args);
     while (in.next()) {
         const std::string& a = in.arg();
@@ -91,6 +105,20 @@ int runAnalyze(const Args& args)
                 return 2;
             }
             peak = p;
+        } else if (a == "--hta") {
+            htaText = true;
+        } else if (a == "--hta-op") {
+            if (!in.value(htaOptions.sequenceOperator)) return 2;
+        } else if (a == "--hta-min-pattern-len") {
+            if (!in.number(htaOptions.minPatternLength, "a count")) return 2;
+        } else if (a == "--hta-top-k") {
+            if (!in.number(htaOptions.topK, "a count")) return 2;
+        } else if (a == "--hta-max-queue") {
+            size_t n = 0;
+            if (!in.number(n, "a count")) return 2;
+            htaOptions.maxQueueLength = int64_t(n);
+        } else if (a == "--hta-cpu-annotations") {
+            htaOptions.useGpuAnnotation = false;
         } else if (a == "--row-limit") {
             if (!in.number(rowLimit, "a count")) return 2;
         } else if (!a.empty() && a[0] == '-') {
@@ -138,7 +166,11 @@ int runAnalyze(const Args& args)
         }
     }
     if (json) {
-        const std::string text = overviewReportJson(report);
+        const std::string text = hta::addJsonMembers(
+            overviewReportJson(report), hta::reportJsonMembers(hta::buildReport(trace, htaOptions)));
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    } else if (htaText) {
+        const std::string text = hta::reportText(hta::buildReport(trace, htaOptions));
         std::fwrite(text.data(), 1, text.size(), stdout);
     } else if (csvDir.empty()) {
         const std::string text = overviewReportText(report, rowLimit);

@@ -36,6 +36,7 @@ DocumentAnalysis analyseTrace(const Trace& t, const std::atomic<bool>* cancel, b
     a.kernels = computeKernelStats(t, &a.links, cancel);
     a.stats = computeTraceStats(t);
     a.memory = buildMemorySeries(t);
+    a.htaCounters = hta::buildCounterSeries(t);
     if (withMemoryTimeline && t.memoryEvents().size() > 0)
         a.memoryTimeline = std::make_shared<const MemoryTimeline>(MemoryTimeline::build(t));
     return a;
@@ -47,6 +48,7 @@ void TraceDocument::adopt(DocumentAnalysis&& a)
     kernels = std::move(a.kernels);
     stats = std::move(a.stats);
     memory = std::move(a.memory);
+    htaCounters = std::move(a.htaCounters);
     if (a.memoryTimeline) memoryTimeline = std::move(a.memoryTimeline);
 }
 
@@ -62,6 +64,8 @@ size_t TraceDocument::bytesUsed() const
         n += k.occurrences.capacity() * sizeof(SliceRef) + sizeof(KernelRow);
     for (const MemorySeries& m : memory)
         n += m.allocated->bytesUsed();
+    for (const hta::CounterSeries& c : htaCounters)
+        n += c.track->bytesUsed();
     return n;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/hta/htacountertracks.h"
 #include "core/analysis/memory/memoryseries.h"
 #include "core/analysis/memory/memorytimeline.h"
 #include "core/analysis/timeline/condensedtrack.h"
@@ -28,6 +29,7 @@ struct DocumentAnalysis {
     TraceStats stats;
     std::vector<MemorySeries> memory;
     std::shared_ptr<const MemoryTimeline> memoryTimeline;
+    std::vector<hta::CounterSeries> htaCounters;
 };
 // The memory timeline (allocation pairing and categories) wants a trace that no longer grows, so a
 // live session asks for it only once the target has ended.
@@ -51,6 +53,8 @@ public:
     std::vector<MemorySeries> memory;
     // Allocations and categories for the memory page; null when the trace has no allocator events.
     std::shared_ptr<const MemoryTimeline> memoryTimeline;
+    // HTA's queue length per stream and memcpy bandwidth, drawn as counter tracks.
+    std::vector<hta::CounterSeries> htaCounters;
     std::vector<std::unique_ptr<SliceLod>> lods; // by TrackId
     // By TrackId: the track without its deep Python frames, null where none are left out. Empty in
     // live sessions (their tracks grow).

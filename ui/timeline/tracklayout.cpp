@@ -142,6 +142,11 @@ void TrackLayout::build(const TraceDocument& doc)
             dev != gpuProcessOfDevice.end() ? specFor(dev->second, true) : specFor(m.process, false);
         g.counters.push_back({QString::fromStdString(m.label), m.allocated.get(), true});
     }
+    // HTA's queue length and memcpy bandwidth go with the GPU whose streams they count.
+    for (const hta::CounterSeries& c : doc.htaCounters)
+        if (c.process.valid())
+            specFor(c.process, true)
+                .counters.push_back({QString::fromStdString(c.label), c.track.get(), false});
     for (size_t i = 0; i < t.counterCount(); ++i) {
         const CounterTrack& c = t.counter(CounterTrackId(uint32_t(i)));
         if (c.size() == 0) continue;
