@@ -84,9 +84,10 @@ void printJobReport(std::FILE* out, const JobSummary& job, size_t rowLimit)
                 if (!ranks.empty()) ranks += ", ";
                 ranks += std::to_string(r);
             }
-            std::fprintf(out, "  step #%lld: start spread %s ms, latest rank %lld; late: %s\n",
-                         (long long)row.step, ms(double(row.spread)).c_str(), (long long)row.latestRank,
-                         ranks.empty() ? "none (the ranks start together)" : ranks.c_str());
+            std::fprintf(out,
+                         "  step #%lld: start spread %s ms over %zu rank(s), latest rank %lld; late: %s\n",
+                         (long long)row.step, ms(double(row.spread)).c_str(), row.ranks,
+                         (long long)row.latestRank, ranks.empty() ? "none" : ranks.c_str());
         }
         std::fprintf(out, "  %s\n", s.verdict().c_str());
     }

@@ -284,15 +284,27 @@ void TestRanks::stretchedRealRankIsTheOnlyStraggler()
     const StragglerReport s = findStragglers(job);
     QVERIFY2(s.available, s.why.c_str());
     QCOMPARE(s.steps.size(), size_t(3));
+    int compared = 0;
     for (const auto& row : s.steps) {
         QCOMPARE(row.latestRank, int64_t(slow));
+        if (row.ranks == 1) {
+            // The slow rank's allreduces last 30% longer: in a step where only its own pass the
+            // 1%-of-a-step length test it has no one to be late against (HTA's top-2 would index
+            // past its one-row list here).
+            QVERIFY(row.stragglers.empty());
+            continue;
+        }
+        ++compared;
+        QCOMPARE(row.ranks, size_t(world));
         QVERIFY(row.spread > s.tolerance);
         // The other ranks tie for HTA's second place, all at the earliest start: on time.
         QCOMPARE(row.stragglers, (std::vector<int64_t>{slow}));
     }
-    QCOMPARE(s.counts, (std::vector<std::pair<int64_t, int>>{{slow, 3}}));
+    QVERIFY(compared >= 2);
+    QCOMPARE(s.counts, (std::vector<std::pair<int64_t, int>>{{slow, compared}}));
     QCOMPARE(s.stragglers, (std::vector<int64_t>{slow}));
-    QCOMPARE(s.verdict(), "straggler: rank " + std::to_string(slow) + " (3 of 3 steps)");
+    QCOMPARE(s.verdict(),
+             "straggler: rank " + std::to_string(slow) + " (" + std::to_string(compared) + " of 3 steps)");
 }
 
 void TestRanks::slowRankShowsInTheStepMatrix()

@@ -88,7 +88,8 @@ StragglerReport findStragglers(const JobSummary& job, int nCandidates, double mi
     }
     const double meanIter = (double(tMax) - double(tMin)) / double(iterations.size());
     const double minDuration = meanIter * minNormalizedDuration;
-    out.tolerance = TimeNs(std::max(0.0, meanIter * startTolerance));
+    // Clamped: a job spanning most of int64 (tst_kjobhardening) must not overflow the conversion.
+    out.tolerance = TimeNs(std::clamp(meanIter * startTolerance, 0.0, 9e18));
 
     // The last long communication kernel of each (rank, stream, step, name).
     using Key = std::tuple<int64_t, int64_t, std::string>;    // stream, step, name
@@ -143,7 +144,8 @@ StragglerReport findStragglers(const JobSummary& job, int nCandidates, double mi
 
     // Per step, HTA's k latest (x >= the k-th latest start, so ties are all in), less the ranks that
     // start on time: within the tolerance of the earliest start. HTA keeps those, so a tie of
-    // identical ranks flags all of them and its top-k then names an arbitrary k.
+    // identical ranks flags all of them and its top-k then names an arbitrary k. A rank alone in a
+    // step (the others' kernels were too short) is on time too: there is no one to be late against.
     std::map<int64_t, std::pair<int, double>> flagged; // rank → (steps, total lateness ns)
     for (const auto& [key, byRank] : last) {
         if (std::get<0>(key) != chosen.first || std::get<2>(key) != chosen.second) continue;
@@ -158,6 +160,7 @@ StragglerReport findStragglers(const JobSummary& job, int nCandidates, double mi
         const TimeNs earliest = starts.back().first;
         row.spread = subSaturated(starts.front().first, earliest);
         row.latestRank = starts.front().second;
+        row.ranks = starts.size();
         const TimeNs threshold = starts[std::min(starts.size(), size_t(nCandidates)) - 1].first;
         for (const auto& [start, rank] : starts) {
             if (start < threshold) break;

@@ -57,6 +57,7 @@ struct StragglerReport {
         int64_t step = 0;
         TimeNs spread = 0; // latest start − earliest start of the metric kernel
         int64_t latestRank = -1;
+        size_t ranks = 0;                // ranks whose metric kernel of this step is long enough
         std::vector<int64_t> stragglers; // flagged in this step, ascending; empty when all on time
     };
     std::vector<StepRow> steps;
