@@ -127,6 +127,11 @@ void RankOverview::setJob(std::shared_ptr<const JobSummary> job, const QString& 
     setCategory(m_category);
 }
 
+QString RankOverview::stragglerSummary() const
+{
+    return m_stragglerSummary->text();
+}
+
 void RankOverview::setCategory(int category)
 {
     m_category = category;

@@ -160,6 +160,10 @@ StragglerTableModel::StragglerTableModel(QObject* parent) : RowTableModel(parent
             [](const R& r) { return formatDuration(r.spread); },
             [](const R& r) { return QVariant::fromValue(qlonglong(r.spread)); }),
         C::number(
+            u"Ranks"_s, u"Ranks whose metric kernel of this step is long enough to count (1% of a step)"_s,
+            [](const R& r) { return QVariant::fromValue(qulonglong(r.ranks)); },
+            [](const R& r) { return QVariant::fromValue(qulonglong(r.ranks)); }),
+        C::number(
             u"Latest rank"_s, u"The rank that started the metric kernel last"_s,
             [](const R& r) { return QVariant::fromValue(qlonglong(r.latestRank)); },
             [](const R& r) { return QVariant::fromValue(qlonglong(r.latestRank)); }),
