@@ -513,6 +513,8 @@ private slots:
         QCOMPARE(occupancy[0].second, std::string(kArgAbsent));
         QCOMPARE(changes.size(), size_t(5)); // ids (correlation, External id) are not changes
         QCOMPARE(r.args.namesChanged, size_t(3));
+        // The four cpu_ops, the launch, the kernel and the two cuda_sync events.
+        QCOMPARE(r.args.names, size_t(8));
         // 10-40 ns: shown in ns, not rounded to 0.0 us.
         const std::string text = compareText(r, 25);
         QVERIFY2(text.find("       40 ns        40 ns +0.0 (+0%)") != std::string::npos, text.c_str());

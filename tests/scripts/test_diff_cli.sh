@@ -69,7 +69,7 @@ S="${KS_SHARED_TRACES:-}/pytorch_kineto__docs__traces__"
 if [ -f "${S}before_fix_trace.json" ]; then
     "$KS_BIN" diff "${S}before_fix_trace.json" "${S}after_fix_trace.json" >"$OUT/sync.txt" 2>/dev/null
     grep -Eq "^  op1 +op +1 +1 +\+0 +40 ns +40 ns " "$OUT/sync.txt"
-    grep -q "arguments: 3 of 6 event names matched in both runs have changed arguments" "$OUT/sync.txt"
+    grep -q "arguments: 3 of 8 event names with as many events in both runs have changed arguments" "$OUT/sync.txt"
     grep -Eq "^  Stream Wait Event +wait_on_cuda_event_record_corr_id +1 +1  -1 -> 100$" "$OUT/sync.txt"
     grep -Eq "^  Event Sync +wait_on_stream +1 +1  -1 -> 1$" "$OUT/sync.txt"
     grep -Eq "^  Kernel +occupancy +1 +1  \{.* -> \(absent\)$" "$OUT/sync.txt"
@@ -83,7 +83,7 @@ changes = {(c["name"], c["arg"]): c["examples"] for c in d["arguments"]["changes
 assert changes[("Event Sync", "wait_on_cuda_event_record_corr_id")] == [["-1", "100"]], changes
 assert changes[("Stream Wait Event", "wait_on_stream")] == [["-1", "1"]], changes
 assert not any(arg in ("correlation", "External id") for _, arg in changes), changes
-assert d["arguments"]["names_changed"] == 3 and d["arguments"]["names_matched"] == 6, d["arguments"]
+assert d["arguments"]["names_changed"] == 3 and d["arguments"]["names_matched"] == 8, d["arguments"]
 PY
 fi
 echo ok

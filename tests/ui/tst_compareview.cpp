@@ -202,16 +202,20 @@ private slots:
         QTRY_VERIFY(
             view->details()->toPlainText().contains(QStringLiteral("wait_on_cuda_event_record_corr_id")));
         QVERIFY(view->details()->toPlainText().contains(QStringLiteral("100")));
-        // Ctrl+W closes the window (it deletes itself on close).
-        QTest::keyClick(w, Qt::Key_W, Qt::ControlModifier);
+        // Ctrl+W closes the window (it deletes itself on close): a window shortcut, so it works from
+        // whichever of its widgets has the focus.
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w));
+        QTest::keyClick(view->opTable(), Qt::Key_W, Qt::ControlModifier);
         QTRY_VERIFY(alive.isNull());
 
         // So does Escape.
         w = new CompareWindow(a, b);
         alive = w;
         w->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w));
-        QTest::keyClick(w, Qt::Key_Escape);
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w));
+        QTest::keyClick(w->view()->timelineA(), Qt::Key_Escape);
         QTRY_VERIFY(alive.isNull());
     }
 

@@ -358,7 +358,7 @@ void CompareView::present(std::shared_ptr<const Result> result)
                           .arg(QLatin1String(diffCategoryName(DiffCategory(c))))
                           .arg(r.ops.countBy(DiffCategory(c), by));
     }
-    counts += tr(" &nbsp; <b>arguments</b>: changed on %1 of %2 event names matched in both runs")
+    counts += tr(" &nbsp; <b>arguments</b>: changed on %1 of %2 event names with as many events in both runs")
                   .arg(r.args.namesChanged)
                   .arg(r.args.names);
     m_summary->setText(counts);

@@ -19,7 +19,10 @@ CompareWindow::CompareWindow(std::shared_ptr<const TraceDocument> a, std::shared
     resize(1500, 950);
     // Closes like the other windows of its own (Ctrl+W), and like a dialog (Escape).
     auto* close = new QAction(tr("Close"), this);
-    close->setShortcuts({QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)});
+    // Every binding of Close (QKeySequence(Close) is only the first: Ctrl+F4 on Linux, not Ctrl+W).
+    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Close);
+    keys << QKeySequence(Qt::Key_Escape);
+    close->setShortcuts(keys);
     close->setShortcutContext(Qt::WindowShortcut);
     connect(close, &QAction::triggered, this, &QWidget::close);
     addAction(close);

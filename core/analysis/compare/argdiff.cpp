@@ -112,7 +112,10 @@ ArgDiff diffArgs(const Trace& a, const LinkIndex& linksA, const EventWindow& win
         const auto it = inB.find(key);
         if (it == inB.end()) continue;
         const std::vector<Event>& eventsB = it->second;
-        const size_t n = std::min(eventsA.size(), eventsB.size());
+        // Pairs by position mean something only when both runs have as many: with one call more or
+        // fewer every later pair is shifted, and the op table already shows the count change.
+        if (eventsA.size() != eventsB.size()) continue;
+        const size_t n = eventsA.size();
         ++out.names;
         out.pairs += n;
         std::map<std::string, ArgChange> byArg;

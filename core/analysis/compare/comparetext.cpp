@@ -155,7 +155,8 @@ std::string compareText(const CompareReport& r, size_t rowLimit)
             appendf(out, " %s %zu%s", diffCategoryName(DiffCategory(c)),
                     r.ops.countBy(DiffCategory(c), by == 1), c + 1 < kDiffCategoryCount ? "," : "\n");
     }
-    appendf(out, "  arguments: %zu of %zu event names matched in both runs have changed arguments\n",
+    appendf(out,
+            "  arguments: %zu of %zu event names with as many events in both runs have changed arguments\n",
             r.args.namesChanged, r.args.names);
 
     // Arguments of matched events.
