@@ -1,5 +1,6 @@
 #include "app/cli/jobreport.h"
 
+#include "core/util/durationtext.h"
 #include "core/util/textescape.h"
 
 #include <algorithm>
@@ -74,27 +75,21 @@ void printJobReport(std::FILE* out, const JobSummary& job, size_t rowLimit)
     if (!s.available) {
         std::fprintf(out, "  none computed: %s\n", s.why.c_str());
     } else {
-        std::fprintf(out, "  kernel: %s (stream %lld)\n", escapeText(s.kernel.substr(0, 100)).c_str(),
-                     (long long)s.stream);
+        std::fprintf(out, "  kernel: %s (stream %lld); on time: within %s of the earliest start\n",
+                     escapeText(s.kernel.substr(0, 100)).c_str(), (long long)s.stream,
+                     durationText(double(s.tolerance)).c_str());
         for (const auto& row : s.steps) {
             std::string ranks;
             for (int64_t r : row.stragglers) {
                 if (!ranks.empty()) ranks += ", ";
                 ranks += std::to_string(r);
             }
-            std::fprintf(out, "  step #%lld: start spread %s ms, latest rank %lld; stragglers: %s\n",
-                         (long long)row.step, ms(double(row.spread)).c_str(), (long long)row.latestRank,
-                         ranks.c_str());
+            std::fprintf(out,
+                         "  step #%lld: start spread %s ms over %zu rank(s), latest rank %lld; late: %s\n",
+                         (long long)row.step, ms(double(row.spread)).c_str(), row.ranks,
+                         (long long)row.latestRank, ranks.empty() ? "none" : ranks.c_str());
         }
-        std::string counts;
-        for (const auto& [rank, n] : s.counts) {
-            if (!counts.empty()) counts += ", ";
-            counts += std::to_string(rank);
-            counts += " (";
-            counts += std::to_string(n);
-            counts += ")";
-        }
-        std::fprintf(out, "  ranks flagged (steps): %s\n", counts.c_str());
+        std::fprintf(out, "  %s\n", s.verdict().c_str());
     }
 
     const std::vector<CollectiveRow> rows = collectiveTable(job);

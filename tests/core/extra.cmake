@@ -68,7 +68,10 @@ if(TARGET tst_nvprofreader)
     find_package(SQLite3 REQUIRED)
     target_link_libraries(tst_nvprofreader PRIVATE SQLite::SQLite3)
 endif()
-# The compare test reads shared traces (gzip) to edit them.
+# The compare tests read shared traces (gzip) to edit them.
 target_link_libraries(tst_compare PRIVATE ZLIB::ZLIB)
-# The many-ranks tests generate their jobs with the benchmark's rank generator (header only).
+target_link_libraries(tst_comparesteps PRIVATE ZLIB::ZLIB)
+# The many-ranks tests generate their jobs with the benchmark's rank generator (header only) and
+# build jobs from copies of a shared trace (gzip).
+target_link_libraries(tst_ranks PRIVATE ZLIB::ZLIB)
 target_include_directories(tst_ranks PRIVATE ${CMAKE_SOURCE_DIR}/bench)

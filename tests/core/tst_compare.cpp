@@ -3,6 +3,7 @@
 // hand-made traces (to the nanosecond), real torch 1.13 runs of one model with one change
 // (tests/data/compare, made by tests/scripts/compare_pair.py) and shared traces edited here.
 
+#include "comparerun.h"
 #include "core/analysis/compare/compareexport.h"
 #include "core/analysis/compare/runcompare.h"
 #include "core/io/tracereader.h"
@@ -22,43 +23,6 @@ using namespace ks::test;
 
 namespace {
 
-struct Run {
-    std::unique_ptr<Trace> trace;
-    LinkIndex links;
-};
-
-std::unique_ptr<Run> runOf(std::unique_ptr<Trace> t)
-{
-    auto r = std::make_unique<Run>();
-    r->trace = std::move(t);
-    r->links.build(*r->trace);
-    return r;
-}
-
-std::unique_ptr<Run> loadRun(const std::string& path)
-{
-    LoadResult l = loadTraceFile(path);
-    if (!l.trace) qFatal("%s did not load: %s", path.c_str(), l.error.c_str());
-    return runOf(std::move(l.trace));
-}
-
-CompareReport compare(const Run& a, const Run& b, StepRange ra = {}, StepRange rb = {}, CompareOptions o = {})
-{
-    CompareReport r;
-    std::string error;
-    if (!compareRuns(CompareSideInput{a.trace.get(), &a.links, "A", ra},
-                     CompareSideInput{b.trace.get(), &b.links, "B", rb}, o, r, &error))
-        qFatal("compare failed: %s", error.c_str());
-    return r;
-}
-
-const OpDiffRow* row(const CompareReport& r, const std::string& name, bool device = false)
-{
-    for (const OpDiffRow& o : r.ops.rows)
-        if (o.name == name && o.device == device) return &o;
-    return nullptr;
-}
-
 std::set<std::string> namesBy(const CompareReport& r, DiffCategory c, bool byDuration = false)
 {
     std::set<std::string> out;
@@ -67,47 +31,9 @@ std::set<std::string> namesBy(const CompareReport& r, DiffCategory c, bool byDur
     return out;
 }
 
-// Per name: ops inserted minus ops removed in the aligned step pair.
-std::map<std::string, int> treeBalance(const TreeAlignment& t)
-{
-    std::map<std::string, int> out;
-    for (const AlignedOp& op : t.ops) {
-        if (op.kind == AlignedOp::Kind::Inserted) ++out[op.name];
-        if (op.kind == AlignedOp::Kind::Removed) --out[op.name];
-    }
-    for (auto it = out.begin(); it != out.end();)
-        it = it->second == 0 ? out.erase(it) : std::next(it);
-    return out;
-}
-
 std::string dataFile(const char* name)
 {
     return std::string(KS_TEST_DATA_DIR) + "/compare/" + name;
-}
-
-std::string sharedTrace(const char* name)
-{
-    return std::string(KS_SHARED_TRACES) + "/" + name;
-}
-
-nlohmann::json readJson(const std::string& path)
-{
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) qFatal("cannot open %s", path.c_str());
-    std::string text;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        text.append(buf, size_t(n));
-    gzclose(f);
-    return nlohmann::json::parse(text);
-}
-
-std::unique_ptr<Run> runFromJson(const nlohmann::json& doc)
-{
-    LoadResult l = loadTraceData(doc.dump());
-    if (!l.trace) qFatal("edited trace did not load: %s", l.error.c_str());
-    return runOf(std::move(l.trace));
 }
 
 const char* const kQwen = "AMD-AGI_TraceLens__tests__traces__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";

@@ -61,4 +61,29 @@ grep -qx "kinetoscope diff: B: no ProfilerStep#8..#9 in the trace" "$OUT/err"
 rc=0; "$KS_BIN" diff "$D/mlp_base.json.gz" /nonexistent.json >/dev/null 2>&1 || rc=$?
 test "$rc" = 1
 "$KS_BIN" diff --help | grep -q "usage: kinetoscope diff"
+
+# Kineto's before/after-fix pair (issue 26 item 7): same ops, 10-40 ns each, only the cuda_sync
+# events' args (and the kernel's occupancy) differ. The durations read in ns, not 0.0, and the
+# argument changes are named.
+S="${KS_SHARED_TRACES:-}/pytorch_kineto__docs__traces__"
+if [ -f "${S}before_fix_trace.json" ]; then
+    "$KS_BIN" diff "${S}before_fix_trace.json" "${S}after_fix_trace.json" >"$OUT/sync.txt" 2>/dev/null
+    grep -Eq "^  op1 +op +1 +1 +\+0 +40 ns +40 ns " "$OUT/sync.txt"
+    grep -q "arguments: 3 of 8 event names with as many events in both runs have changed arguments" "$OUT/sync.txt"
+    grep -Eq "^  Stream Wait Event +wait_on_cuda_event_record_corr_id +1 +1  -1 -> 100$" "$OUT/sync.txt"
+    grep -Eq "^  Event Sync +wait_on_stream +1 +1  -1 -> 1$" "$OUT/sync.txt"
+    grep -Eq "^  Kernel +occupancy +1 +1  \{.* -> \(absent\)$" "$OUT/sync.txt"
+    "$KS_BIN" diff "${S}before_fix_trace.json" "${S}after_fix_trace.json" --json 2>/dev/null >"$OUT/sync.json"
+    python3 - "$OUT/sync.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+op1 = [o for o in d["ops"] if o["name"] == "op1"][0]
+assert op1["a"]["cpu_total_us"] == 0.04, op1
+changes = {(c["name"], c["arg"]): c["examples"] for c in d["arguments"]["changes"]}
+assert changes[("Event Sync", "wait_on_cuda_event_record_corr_id")] == [["-1", "100"]], changes
+assert changes[("Stream Wait Event", "wait_on_stream")] == [["-1", "1"]], changes
+assert not any(arg in ("correlation", "External id") for _, arg in changes), changes
+assert d["arguments"]["names_changed"] == 3 and d["arguments"]["names_matched"] == 8, d["arguments"]
+PY
+fi
 echo ok

@@ -1,11 +1,13 @@
 #include "ui/compare/compareview.h"
 
 #include "core/analysis/summary/summaryreport.h"
+#include "ui/compare/argdiffmodel.h"
 #include "ui/compare/diffoverlay.h"
 #include "ui/compare/opdifffiltermodel.h"
 #include "ui/compare/opdiffmodel.h"
 #include "ui/compare/stepcomparemodel.h"
 #include "ui/document/tracedocument.h"
+#include "ui/panels/detailspanel.h"
 #include "ui/timeline/highlight.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/util/tablewidgets.h"
@@ -19,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -130,7 +133,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
             [this] { alignSteps(m_stepA->currentData().toLongLong(), m_stepB->currentData().toLongLong()); });
 
     auto* split = new QSplitter(Qt::Vertical, this);
-    auto* top = new QWidget(split);
+    auto* timelines = new QSplitter(Qt::Horizontal, split);
+    auto* top = new QWidget(timelines);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->setSpacing(0);
@@ -146,6 +150,17 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_overlayB = new DiffOverlay(m_viewB);
     connect(m_viewA, &TimelineView::windowChanged, this, [this] { linkWindows(true); });
     connect(m_viewB, &TimelineView::windowChanged, this, [this] { linkWindows(false); });
+    // The slice last selected on either side, with its arguments, as in the main window.
+    m_details = new DetailsPanel(timelines);
+    m_details->setMinimumWidth(220);
+    connect(m_viewA, &TimelineView::sliceSelected, this, [this](SliceRef r) { showDetails(false, r); });
+    connect(m_viewB, &TimelineView::sliceSelected, this, [this](SliceRef r) { showDetails(true, r); });
+    connect(m_details, &DetailsPanel::sliceActivated, this,
+            [this](SliceRef r) { (m_detailsB ? m_viewB : m_viewA)->selectSlice(r, true); });
+    timelines->addWidget(top);
+    timelines->addWidget(m_details);
+    timelines->setStretchFactor(0, 4);
+    timelines->setStretchFactor(1, 1);
 
     auto* tabs = new QTabWidget(split);
     auto* opsPage = new QWidget(tabs);
@@ -186,7 +201,14 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_stepTable = newStatsTable(m_steps, tabs);
     tabs->addTab(m_stepTable, tr("Step breakdown"));
 
-    split->addWidget(top);
+    m_args = new ArgDiffModel(this);
+    auto* argProxy = new QSortFilterProxyModel(this);
+    argProxy->setSourceModel(m_args);
+    argProxy->setSortRole(TableModel::SortRole);
+    m_argTable = newStatsTable(argProxy, tabs);
+    tabs->addTab(m_argTable, tr("Argument changes"));
+
+    split->addWidget(timelines);
     split->addWidget(tabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -211,6 +233,8 @@ void CompareView::setDocuments(std::shared_ptr<const TraceDocument> a, std::shar
     m_b = std::move(b);
     m_viewA->setDocument(m_a);
     m_viewB->setDocument(m_b);
+    m_details->setDocument(m_a);
+    m_detailsB = false;
     auto name = [](const TraceDocument& d) { return QFileInfo(d.path).fileName().toHtmlEscaped(); };
     m_labelA->setText(tr("<b>A</b> %1").arg(name(*m_a)));
     m_labelB->setText(tr("<b>B</b> %1").arg(name(*m_b)));
@@ -265,10 +289,12 @@ void CompareView::present(std::shared_ptr<const Result> result)
     const CompareReport& r = m_result->report;
     m_ops->setRows(r.ops.rows);
     m_steps->setSteps(r.steps);
+    m_args->setRows(r.args.changes);
     // Names are long (kernels): they get the room the numbers leave.
     m_opTable->resizeColumnsToContents();
     m_opTable->horizontalHeader()->setSectionResizeMode(OpDiffModel::Name, QHeaderView::Stretch);
     m_stepTable->resizeColumnsToContents();
+    m_argTable->resizeColumnsToContents();
 
     const Palette& pal = Theme::palette();
     std::vector<DiffOverlay::Mark> ma, mb;
@@ -332,6 +358,9 @@ void CompareView::present(std::shared_ptr<const Result> result)
                           .arg(QLatin1String(diffCategoryName(DiffCategory(c))))
                           .arg(r.ops.countBy(DiffCategory(c), by));
     }
+    counts += tr(" &nbsp; <b>arguments</b>: changed on %1 of %2 event names with as many events in both runs")
+                  .arg(r.args.namesChanged)
+                  .arg(r.args.names);
     m_summary->setText(counts);
 
     // Show the aligned steps, landing on the differences: the span of the removed and inserted ops
@@ -362,6 +391,17 @@ void CompareView::present(std::shared_ptr<const Result> result)
     if (!m_result->slowerKernelsA.empty()) m_viewA->revealSlice(m_result->slowerKernelsA.front());
     if (!m_result->slowerKernelsB.empty()) m_viewB->revealSlice(m_result->slowerKernelsB.front());
     emit compared();
+}
+
+void CompareView::showDetails(bool sideB, SliceRef slice)
+{
+    // A cleared selection on one side leaves the other side's slice shown.
+    if (!slice.valid() && sideB != m_detailsB) return;
+    if (sideB != m_detailsB) {
+        m_details->setDocument(sideB ? m_b : m_a);
+        m_detailsB = sideB;
+    }
+    m_details->showSlice(slice);
 }
 
 void CompareView::linkWindows(bool fromA)

@@ -13,6 +13,8 @@ class QTableView;
 
 namespace ks::ui {
 
+class ArgDiffModel;
+class DetailsPanel;
 class DiffOverlay;
 class OpDiffFilterModel;
 class OpDiffModel;
@@ -23,8 +25,9 @@ class TraceDocument;
 // Two runs compared: their timelines stacked (A above B), aligned at a chosen step pair with zoom
 // and pan linked, ops that the step trees do not match outlined (removed in A, inserted in B,
 // slower on both); the op/kernel diff table (sortable, filtered by category; a row selects its
-// events on both timelines) and the step breakdown of both sides with deltas. The comparison runs
-// off the GUI thread (core/analysis/compare, docs/compare.md).
+// events on both timelines), the step breakdown of both sides with deltas, the arguments that
+// changed between matched events, and a details panel for the slice selected on either timeline. The
+// comparison runs off the GUI thread (core/analysis/compare, docs/compare.md).
 class CompareView : public QWidget {
     Q_OBJECT
 public:
@@ -48,6 +51,9 @@ public:
     TimelineView* timelineB() const { return m_viewB; }
     QTableView* opTable() const { return m_opTable; }
     OpDiffFilterModel* opFilter() const { return m_opFilter; }
+    ArgDiffModel* argModel() const { return m_args; }
+    // The selected slice of either timeline, with its arguments (the main window's details panel).
+    DetailsPanel* details() const { return m_details; }
     size_t marksA() const;
     size_t marksB() const;
 
@@ -60,6 +66,7 @@ private:
     void fillStepChoices();
     void linkWindows(bool fromA);
     void selectOpRow(const QModelIndex& proxyIndex);
+    void showDetails(bool sideB, SliceRef slice);
 
     std::shared_ptr<const TraceDocument> m_a, m_b;
     std::shared_ptr<const Result> m_result;
@@ -84,6 +91,10 @@ private:
     QLineEdit* m_filterText = nullptr;
     StepCompareModel* m_steps = nullptr;
     QTableView* m_stepTable = nullptr;
+    ArgDiffModel* m_args = nullptr;
+    QTableView* m_argTable = nullptr;
+    DetailsPanel* m_details = nullptr;
+    bool m_detailsB = false; // the details panel shows a slice of B
 };
 
 } // namespace ks::ui

@@ -7,14 +7,17 @@ namespace ks::ui {
 
 namespace {
 
+// µs with one decimal; below a microsecond in ns, where one decimal would read 0.0 (Kineto's sync
+// events last tens of ns).
 QString us(double v)
 {
+    if (v != 0 && std::fabs(v) < 1) return QStringLiteral("%1 ns").arg(std::llround(v * 1000.0));
     return QLocale().toString(v, 'f', 1);
 }
 
 QString signedUs(double v)
 {
-    if (std::fabs(v) < 0.05) return us(0); // no "-0.0" for sums that differ in the last bits
+    if (std::fabs(v) < 0.0005) return us(0); // no "-0 ns" for sums that differ in the last bits
     return (v > 0 ? QStringLiteral("+") : QString()) + us(v);
 }
 

@@ -7,9 +7,12 @@ namespace ks::ui {
 
 namespace {
 
+// ms with three decimals; below a microsecond in ns, where three decimals of a ms would read 0.000.
 QString ms(double us)
 {
-    return std::isfinite(us) ? QLocale().toString(us / 1000.0, 'f', 3) : QStringLiteral("–");
+    if (!std::isfinite(us)) return QStringLiteral("–");
+    if (us != 0 && std::fabs(us) < 1) return QStringLiteral("%1 ns").arg(std::llround(us * 1000.0));
+    return QLocale().toString(us / 1000.0, 'f', 3);
 }
 
 QVariant key(double v)

@@ -2,6 +2,7 @@
 
 #include "ui/ranks/rankheatmap.h"
 #include "ui/ranks/ranktablemodels.h"
+#include "ui/util/format.h"
 #include "ui/util/tablewidgets.h"
 #include "ui/util/theme.h"
 
@@ -113,18 +114,22 @@ void RankOverview::setJob(std::shared_ptr<const JobSummary> job, const QString& 
         m_stragglerSummary->setText(u"No stragglers computed: "_s +
                                     QString::fromStdString(s.why).toHtmlEscaped());
     } else {
-        QStringList counts;
-        for (const auto& [rank, n] : s.counts)
-            counts << u"rank %1 (%2 of %3 steps)"_s.arg(rank).arg(n).arg(s.steps.size());
+        // The same verdict as analyze-job prints: the job's stragglers, or that the ranks start together.
         m_stragglerSummary->setText(
-            u"HTA's rule: the ranks that start <i>%1</i> (stream %2) latest. Flagged: <b>%3</b>"_s.arg(
-                QString::fromStdString(s.kernel.substr(0, 80)).toHtmlEscaped(), QString::number(s.stream),
-                counts.join(u", "_s)));
+            u"HTA's rule: the ranks that start <i>%1</i> (stream %2) latest, late by more than %3. <b>%4</b>"_s
+                .arg(QString::fromStdString(s.kernel.substr(0, 80)).toHtmlEscaped(),
+                     QString::number(s.stream), formatDuration(s.tolerance),
+                     QString::fromStdString(s.verdict()).toHtmlEscaped()));
     }
     // Short figures: columns as wide as their contents, so the bandwidths fit without scrolling.
     m_rankTable->resizeColumnsToContents();
     m_collectiveTable->resizeColumnsToContents();
     setCategory(m_category);
+}
+
+QString RankOverview::stragglerSummary() const
+{
+    return m_stragglerSummary->text();
 }
 
 void RankOverview::setCategory(int category)

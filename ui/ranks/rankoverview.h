@@ -34,6 +34,8 @@ public:
     RankTableModel* rankModel() const { return m_rankModel; }
     CollectiveTableModel* collectiveModel() const { return m_collectiveModel; }
     StragglerTableModel* stragglerModel() const { return m_stragglerModel; }
+    // The Stragglers tab's one-line verdict, as analyze-job prints it.
+    QString stragglerSummary() const;
     QTabWidget* tabs() const { return m_tabs; }
 
 signals:

@@ -160,11 +160,18 @@ StragglerTableModel::StragglerTableModel(QObject* parent) : RowTableModel(parent
             [](const R& r) { return formatDuration(r.spread); },
             [](const R& r) { return QVariant::fromValue(qlonglong(r.spread)); }),
         C::number(
+            u"Ranks"_s, u"Ranks whose metric kernel of this step is long enough to count (1% of a step)"_s,
+            [](const R& r) { return QVariant::fromValue(qulonglong(r.ranks)); },
+            [](const R& r) { return QVariant::fromValue(qulonglong(r.ranks)); }),
+        C::number(
             u"Latest rank"_s, u"The rank that started the metric kernel last"_s,
             [](const R& r) { return QVariant::fromValue(qlonglong(r.latestRank)); },
             [](const R& r) { return QVariant::fromValue(qlonglong(r.latestRank)); }),
-        C::text(u"Stragglers"_s, u"HTA flags the two latest-starting ranks of each step"_s,
-                [](const R& r) { return ranksText(r.stragglers); }),
+        C::text(
+            u"Late ranks"_s,
+            u"HTA's two latest-starting ranks of the step, less those within the tolerance of the earliest "
+            "start; none when the ranks start together"_s,
+            [](const R& r) { return r.stragglers.empty() ? u"none"_s : ranksText(r.stragglers); }),
     });
 }
 

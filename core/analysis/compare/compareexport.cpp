@@ -357,6 +357,53 @@ std::string compareJson(const CompareReport& r)
     }
     out += "],";
 
+    // Values as the text a reader sees (strings unquoted, arrays and objects as JSON text).
+    jkey(out, "arguments");
+    out += '{';
+    jkey(out, "names_matched");
+    out += std::to_string(r.args.names);
+    out += ',';
+    jkey(out, "names_changed");
+    out += std::to_string(r.args.namesChanged);
+    out += ',';
+    jkey(out, "pairs");
+    out += std::to_string(r.args.pairs);
+    out += ',';
+    jkey(out, "changes");
+    out += '[';
+    for (size_t i = 0; i < r.args.changes.size(); ++i) {
+        const ArgChange& c = r.args.changes[i];
+        if (i) out += ',';
+        out += '{';
+        jkey(out, "name");
+        appendJsonString(out, c.name);
+        out += ',';
+        jkey(out, "kind");
+        appendJsonString(out, eventKindName(c.kind));
+        out += ',';
+        jkey(out, "arg");
+        appendJsonString(out, c.key);
+        out += ',';
+        jkey(out, "pairs");
+        out += std::to_string(c.pairs);
+        out += ',';
+        jkey(out, "changed");
+        out += std::to_string(c.changed);
+        out += ',';
+        jkey(out, "examples");
+        out += '[';
+        for (size_t e = 0; e < c.examples.size(); ++e) {
+            if (e) out += ',';
+            out += '[';
+            appendJsonString(out, c.examples[e].first);
+            out += ',';
+            appendJsonString(out, c.examples[e].second);
+            out += ']';
+        }
+        out += "]}";
+    }
+    out += "]},";
+
     jkey(out, "tree");
     if (!r.tree.valid()) {
         out += "null}\n";

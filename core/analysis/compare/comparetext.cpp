@@ -1,4 +1,5 @@
 #include "core/analysis/compare/compareexport.h"
+#include "core/util/durationtext.h"
 
 #include <cmath>
 #include <cstdarg>
@@ -32,6 +33,29 @@ std::string deltaText(double a, double b, const char* fmt = "%+.1f")
     appendf(s, fmt, b - a);
     if (a != 0 && std::isfinite(a) && std::isfinite(b))
         appendf(s, " (%+.0f%%)", 100.0 * (b - a) / std::fabs(a));
+    return s;
+}
+
+// A table cell of microseconds: one decimal, or nanoseconds below a microsecond, where one decimal of
+// a microsecond would read 0.0 (Kineto's sync events last tens of ns).
+std::string usCell(double us)
+{
+    if (!std::isfinite(us)) return std::string(1, '-');
+    std::string s;
+    if (us != 0 && std::fabs(us) < 1)
+        s = durationText(us * 1000.0);
+    else
+        appendf(s, "%.1f", us);
+    return s;
+}
+
+// A signed delta of microseconds, as usCell, with its percentage of A where A is not zero.
+std::string usDelta(double a, double b)
+{
+    const double d = b - a;
+    std::string s = d >= 0 ? "+" : "";
+    s += usCell(d);
+    if (a != 0 && std::isfinite(a) && std::isfinite(b)) appendf(s, " (%+.0f%%)", 100.0 * d / std::fabs(a));
     return s;
 }
 
@@ -107,27 +131,54 @@ std::string compareText(const CompareReport& r, size_t rowLimit)
     size_t shown = 0;
     for (const OpDiffRow& o : r.ops.rows) {
         if (shown++ >= rowLimit) break;
-        appendf(out, "  %-48s %-6s %7lld %7lld %+6lld %12.1f %12.1f %-20s %11.1f %11.1f  %-9s %-9s\n",
+        appendf(out, "  %-48s %-6s %7lld %7lld %+6lld %12s %12s %-20s %11s %11s  %-9s %-9s\n",
                 clip(o.name, 48).c_str(),
                 o.device       ? "kernel"
                 : o.annotation ? "annot"
                                : "op",
-                (long long)o.a.count, (long long)o.b.count, (long long)o.countDelta(), o.durationA(),
-                o.durationB(), deltaText(o.durationA(), o.durationB()).c_str(), o.selfA(), o.selfB(),
-                diffCategoryName(o.byCount), diffCategoryName(o.byDuration));
+                (long long)o.a.count, (long long)o.b.count, (long long)o.countDelta(),
+                usCell(o.durationA()).c_str(), usCell(o.durationB()).c_str(),
+                usDelta(o.durationA(), o.durationB()).c_str(), usCell(o.selfA()).c_str(),
+                usCell(o.selfB()).c_str(), diffCategoryName(o.byCount), diffCategoryName(o.byDuration));
     }
     if (r.ops.rows.size() > rowLimit) appendf(out, "  ... %zu more rows\n", r.ops.rows.size() - rowLimit);
-    appendf(out, "  %-48s %-6s %7s %7s %6s %12s %12s %-20s %11.1f %11.1f\n", "Total self CPU", "", "", "", "",
-            "", "", deltaText(r.ops.cpuSelfA, r.ops.cpuSelfB).c_str(), r.ops.cpuSelfA, r.ops.cpuSelfB);
+    appendf(out, "  %-48s %-6s %7s %7s %6s %12s %12s %-20s %11s %11s\n", "Total self CPU", "", "", "", "", "",
+            "", usDelta(r.ops.cpuSelfA, r.ops.cpuSelfB).c_str(), usCell(r.ops.cpuSelfA).c_str(),
+            usCell(r.ops.cpuSelfB).c_str());
     if (r.ops.deviceSelfA > 0 || r.ops.deviceSelfB > 0)
-        appendf(out, "  %-48s %-6s %7s %7s %6s %12s %12s %-20s %11.1f %11.1f\n", "Total self device", "", "",
-                "", "", "", "", deltaText(r.ops.deviceSelfA, r.ops.deviceSelfB).c_str(), r.ops.deviceSelfA,
-                r.ops.deviceSelfB);
+        appendf(out, "  %-48s %-6s %7s %7s %6s %12s %12s %-20s %11s %11s\n", "Total self device", "", "", "",
+                "", "", "", usDelta(r.ops.deviceSelfA, r.ops.deviceSelfB).c_str(),
+                usCell(r.ops.deviceSelfA).c_str(), usCell(r.ops.deviceSelfB).c_str());
     for (int by = 0; by < 2; ++by) {
         out += by ? "  by time: " : "  by count:";
         for (int c = 0; c < kDiffCategoryCount; ++c)
             appendf(out, " %s %zu%s", diffCategoryName(DiffCategory(c)),
                     r.ops.countBy(DiffCategory(c), by == 1), c + 1 < kDiffCategoryCount ? "," : "\n");
+    }
+    appendf(out,
+            "  arguments: %zu of %zu event names with as many events in both runs have changed arguments\n",
+            r.args.namesChanged, r.args.names);
+
+    // Arguments of matched events.
+    if (!r.args.changes.empty()) {
+        out += "\nArgument changes (the k-th event of a name in A against the k-th in B; per-run ids left "
+               "out)\n";
+        appendf(out, "  %-40s %-34s %7s %7s  %s\n", "Name", "Argument", "Pairs", "Changed", "A -> B");
+        shown = 0;
+        for (const ArgChange& c : r.args.changes) {
+            if (shown++ >= rowLimit) {
+                appendf(out, "  ... %zu more rows\n", r.args.changes.size() - rowLimit);
+                break;
+            }
+            std::string ex;
+            for (const auto& [va, vb] : c.examples) {
+                if (!ex.empty()) ex += "; ";
+                ex += clip(va, 40) + " -> " + clip(vb, 40);
+            }
+            if (c.changed > c.examples.size() && c.examples.size() > 1) ex += "; ...";
+            appendf(out, "  %-40s %-34s %7zu %7zu  %s\n", clip(c.name, 40).c_str(), clip(c.key, 34).c_str(),
+                    c.pairs, c.changed, ex.c_str());
+        }
     }
 
     // Perf model.
@@ -187,10 +238,10 @@ std::string compareText(const CompareReport& r, size_t rowLimit)
             std::string name = std::string(size_t(op.depth) * 2, ' ') + op.name;
             std::string times;
             if (op.a.valid())
-                appendf(times, "A %.1f us at +%.1f", double(op.durA) / 1000.0, double(op.startA) / 1000.0);
+                times += "A " + durationText(double(op.durA)) + " at +" + durationText(double(op.startA));
             if (op.b.valid())
-                appendf(times, "%sB %.1f us at +%.1f", times.empty() ? "" : ", ", double(op.durB) / 1000.0,
-                        double(op.startB) / 1000.0);
+                times += (times.empty() ? "B " : ", B ") + durationText(double(op.durB)) + " at +" +
+                         durationText(double(op.startB));
             appendf(out, "  %s %-60s %s\n", mark, clip(name, 60).c_str(), times.c_str());
         }
     }

@@ -14,7 +14,8 @@ namespace {
 
 struct SideWork {
     StepBreakdown breakdown;
-    std::vector<StepCosts> chosen;
+    std::vector<StepCosts> chosen;  // the steps of the step comparison
+    std::vector<StepCosts> counted; // the steps whose events the op comparison counts
     KeyAverages averages;
     std::vector<PerfSheet> perf;
 };
@@ -82,17 +83,40 @@ bool compareRuns(const CompareSideInput& a, const CompareSideInput& b, const Com
         i.deviceName = traceDeviceName(*side.trace);
         i.peak = devicePeakFor(i.deviceName);
         i.gpu = hasDeviceWork(*side.trace);
-        i.hasSteps = !work[s].breakdown.wholeTrace && !work[s].breakdown.steps.empty();
+        const StepBreakdown& b = work[s].breakdown;
+        i.hasSteps = !b.wholeTrace && !b.steps.empty();
+        // Every ProfilerStep range: tb_plugin's rule (trailing steps that launched far fewer kernels)
+        // decides only which steps the averages of the default comparison use, not what exists.
+        std::vector<StepCosts> all = b.steps;
+        all.insert(all.end(), b.tailSteps.begin(), b.tailSteps.end());
+        std::string leftOut;
         if (side.steps.set()) {
             if (!i.hasSteps)
                 return fail(side.label + ": the trace has no ProfilerStep, so no steps " +
                             stepText(side.steps));
-            for (const StepCosts& c : work[s].breakdown.steps)
+            for (const StepCosts& c : all)
                 if (c.number >= side.steps.first && c.number <= side.steps.last) work[s].chosen.push_back(c);
             if (work[s].chosen.empty())
                 return fail(side.label + ": no ProfilerStep" + stepText(side.steps) + " in the trace");
+            for (const StepCosts& c : b.tailSteps)
+                if (c.number >= side.steps.first && c.number <= side.steps.last)
+                    leftOut += (leftOut.empty() ? "#" : ", #") + std::to_string(c.number);
+            if (!leftOut.empty())
+                out.warnings.push_back(
+                    side.label + ": step " + leftOut +
+                    " launched far fewer kernels than the step before (tb_plugin leaves it "
+                    "out of the Overview's step averages); compared as asked");
+            work[s].counted = work[s].chosen;
         } else if (i.hasSteps) {
-            work[s].chosen = work[s].breakdown.steps;
+            work[s].chosen = b.steps;
+            work[s].counted = std::move(all);
+            for (const StepCosts& c : b.tailSteps)
+                leftOut += (leftOut.empty() ? "#" : ", #") + std::to_string(c.number);
+            if (!leftOut.empty())
+                out.warnings.push_back(
+                    side.label + ": step " + leftOut +
+                    " launched far fewer kernels than the step before: left out of the step "
+                    "averages (tb_plugin's rule), its ops are compared");
         }
     }
     const bool bothSteps = out.a.hasSteps && out.b.hasSteps;
@@ -104,16 +128,18 @@ bool compareRuns(const CompareSideInput& a, const CompareSideInput& b, const Com
     }
     if (!bothSteps) {
         // A step range on one side only would compare a part of one run with all of the other.
-        for (int s = 0; s < 2; ++s)
+        for (int s = 0; s < 2; ++s) {
             work[s].chosen.clear();
+            work[s].counted.clear();
+        }
     }
     for (int s = 0; s < 2; ++s) {
         EventWindow& w = info[s]->window;
-        if (work[s].chosen.empty()) continue;
+        if (work[s].counted.empty()) continue;
         w.active = true;
-        w.hostFrom = work[s].chosen.front().hostStart;
-        w.hostTo = work[s].chosen.front().hostEnd;
-        for (const StepCosts& c : work[s].chosen) {
+        w.hostFrom = work[s].counted.front().hostStart;
+        w.hostTo = work[s].counted.front().hostEnd;
+        for (const StepCosts& c : work[s].counted) {
             w.hostFrom = std::min(w.hostFrom, c.hostStart);
             w.hostTo = std::max(w.hostTo, c.hostEnd);
         }
@@ -123,8 +149,13 @@ bool compareRuns(const CompareSideInput& a, const CompareSideInput& b, const Com
         return true;
     }
 
-    // 2. Per-side key_averages and perf model: four independent jobs, the big ones first.
-    parallelFor(4, options.threads, [&](size_t job) {
+    // 2. Per-side key_averages and perf model: four independent jobs, the big ones first; then the
+    // arguments of the events matched across the runs.
+    parallelFor(5, options.threads, [&](size_t job) {
+        if (job == 4) {
+            out.args = diffArgs(*a.trace, *a.links, out.a.window, *b.trace, *b.links, out.b.window);
+            return;
+        }
         const size_t s = job % 2;
         const CompareSideInput& side = *in[s];
         if (job < 2) {

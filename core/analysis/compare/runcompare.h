@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/compare/argdiff.h"
 #include "core/analysis/compare/opdiff.h"
 #include "core/analysis/compare/perfdiff.h"
 #include "core/analysis/compare/stepdiff.h"
@@ -52,6 +53,7 @@ struct CompareReport {
     StepDiff steps;     // step time and breakdown
     PerfDiff perf;      // TraceLens perf model per (op, shapes)
     TreeAlignment tree; // op trees of one step pair
+    ArgDiff args;       // arguments of the events matched across the runs
     // Things the reader must know to trust the numbers (no steps, different devices, ...): one line each.
     std::vector<std::string> warnings;
     bool cancelled = false;

@@ -6,6 +6,7 @@
 #include "core/util/runsort.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <unordered_set>
 
@@ -388,6 +389,9 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
                     if (last >= 2 && double(matched[last - 2]) * 0.8 > double(matched[last - 1]))
                         keep = last - 1;
                     out.tailStepsRemoved = n - keep;
+                    // Kept aside, not thrown away: they exist, and a comparison may name them.
+                    out.tailSteps.assign(std::make_move_iterator(out.steps.begin() + ptrdiff_t(keep)),
+                                         std::make_move_iterator(out.steps.end()));
                     out.steps.resize(keep);
                 }
             }
@@ -397,6 +401,8 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     // Charge each moment to the highest-priority role active then; what is left is Other.
     IntervalSet slots;
     for (const StepCosts& st : out.steps)
+        slots.add(st.start, st.end);
+    for (const StepCosts& st : out.tailSteps)
         slots.add(st.start, st.end);
     slots.normalize();
     std::array<IntervalSet, kStepCategoryCount> charged;
@@ -410,7 +416,7 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
     const IntervalSet& computation = roles[size_t(kernels ? StepCategory::Kernel : StepCategory::CpuExec)];
     const IntervalSet& communication = roles[size_t(StepCategory::Communication)];
     const IntervalSet overlap = computation.intersected(communication);
-    for (StepCosts& st : out.steps) {
+    auto cost = [&](StepCosts& st) {
         for (size_t r = 0; r < kStepCategoryCount; ++r) {
             st.cost[r] = charged[r].lengthIn(st.start, st.end);
         }
@@ -418,7 +424,11 @@ StepBreakdown StepBreakdownAnalysis::compute(const Options& options) const
         st.communication = communication.lengthIn(st.start, st.end);
         st.overlap = overlap.lengthIn(st.start, st.end);
         st.otherThanComm = st.total() + st.overlap - st.computation - st.communication;
-    }
+    };
+    for (StepCosts& st : out.steps)
+        cost(st);
+    for (StepCosts& st : out.tailSteps)
+        cost(st);
     out.recomputeAverages();
     return out;
 }

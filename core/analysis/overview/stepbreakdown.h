@@ -48,6 +48,9 @@ struct StepBreakdown {
     bool wholeTrace = false;     // no ProfilerStep: one step over the CPU events
     bool selection = false;      // one step over a chosen time range (Options::spanStart/End)
     size_t tailStepsRemoved = 0; // trailing steps whose kernels were not all captured
+    // Those steps, costed like the others: left out of `steps` and the averages (tb_plugin's rule),
+    // but they are ProfilerStep ranges of the trace, which a comparison may name (docs/compare.md).
+    std::vector<StepCosts> tailSteps;
 
     // average and averageTotal from steps.
     void recomputeAverages();

@@ -1,5 +1,7 @@
 #include "core/analysis/ranks/jobsummary.h"
 
+#include "core/util/durationtext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -62,10 +64,11 @@ StepMatrix stepMatrix(const JobSummary& job, int category)
     return m;
 }
 
-StragglerReport findStragglers(const JobSummary& job, int nStragglers, double minNormalizedDuration)
+StragglerReport findStragglers(const JobSummary& job, int nCandidates, double minNormalizedDuration,
+                               double startTolerance)
 {
     StragglerReport out;
-    nStragglers = std::max(1, nStragglers);
+    nCandidates = std::max(1, nCandidates);
     std::set<int64_t> iterations;
     TimeNs tMin = std::numeric_limits<TimeNs>::max(), tMax = std::numeric_limits<TimeNs>::min();
     for (const RankSummary& r : job.ranks) {
@@ -85,6 +88,8 @@ StragglerReport findStragglers(const JobSummary& job, int nStragglers, double mi
     }
     const double meanIter = (double(tMax) - double(tMin)) / double(iterations.size());
     const double minDuration = meanIter * minNormalizedDuration;
+    // Clamped: a job spanning most of int64 (tst_kjobhardening) must not overflow the conversion.
+    out.tolerance = TimeNs(std::clamp(meanIter * startTolerance, 0.0, 9e18));
 
     // The last long communication kernel of each (rank, stream, step, name).
     using Key = std::tuple<int64_t, int64_t, std::string>;    // stream, step, name
@@ -137,32 +142,71 @@ StragglerReport findStragglers(const JobSummary& job, int nStragglers, double mi
     out.stream = chosen.first;
     out.kernel = chosen.second;
 
-    std::map<int64_t, int> counts;
+    // Per step, HTA's k latest (x >= the k-th latest start, so ties are all in), less the ranks that
+    // start on time: within the tolerance of the earliest start. HTA keeps those, so a tie of
+    // identical ranks flags all of them and its top-k then names an arbitrary k. A rank alone in a
+    // step (the others' kernels were too short) is on time too: there is no one to be late against.
+    std::map<int64_t, std::pair<int, double>> flagged; // rank → (steps, total lateness ns)
     for (const auto& [key, byRank] : last) {
         if (std::get<0>(key) != chosen.first || std::get<2>(key) != chosen.second) continue;
         std::vector<std::pair<TimeNs, int64_t>> starts; // (start, rank)
         for (const auto& [rank, c] : byRank)
             starts.emplace_back(c->start, rank);
-        std::sort(starts.begin(), starts.end(), std::greater<>());
+        std::sort(starts.begin(), starts.end(), [](const auto& x, const auto& y) {
+            return x.first != y.first ? x.first > y.first : x.second < y.second;
+        });
         StragglerReport::StepRow row;
         row.step = std::get<1>(key);
-        row.spread = subSaturated(starts.front().first, starts.back().first);
+        const TimeNs earliest = starts.back().first;
+        row.spread = subSaturated(starts.front().first, earliest);
         row.latestRank = starts.front().second;
-        const TimeNs threshold = starts[std::min(starts.size(), size_t(nStragglers)) - 1].first;
+        row.ranks = starts.size();
+        const TimeNs threshold = starts[std::min(starts.size(), size_t(nCandidates)) - 1].first;
         for (const auto& [start, rank] : starts) {
             if (start < threshold) break;
+            const TimeNs late = subSaturated(start, earliest);
+            if (late <= out.tolerance) continue;
             row.stragglers.push_back(rank);
-            ++counts[rank];
+            auto& f = flagged[rank];
+            ++f.first;
+            f.second += double(late);
         }
         std::sort(row.stragglers.begin(), row.stragglers.end());
         out.steps.push_back(std::move(row));
     }
-    for (const auto& [rank, n] : counts)
+    // Most steps first; a tie goes to the rank that was later in all (HTA's sort leaves it to
+    // pandas' unstable order), then to the lower rank.
+    std::vector<std::tuple<int, double, int64_t>> order;
+    for (const auto& [rank, f] : flagged)
+        order.emplace_back(f.first, f.second, rank);
+    std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+        if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) > std::get<0>(y);
+        if (std::get<1>(x) != std::get<1>(y)) return std::get<1>(x) > std::get<1>(y);
+        return std::get<2>(x) < std::get<2>(y);
+    });
+    for (const auto& [n, late, rank] : order) {
         out.counts.emplace_back(rank, n);
-    std::stable_sort(out.counts.begin(), out.counts.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+        if (out.stragglers.size() < size_t(nCandidates)) out.stragglers.push_back(rank);
+    }
     out.available = true;
     return out;
+}
+
+std::string StragglerReport::verdict() const
+{
+    if (!available) return "none computed: " + why;
+    if (stragglers.empty())
+        return "no straggler: in every step the ranks start the metric kernel within " +
+               durationText(double(tolerance)) + " of each other";
+    std::string s = stragglers.size() == 1 ? "straggler: rank " : "stragglers: ranks ";
+    for (size_t i = 0; i < stragglers.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(stragglers[i]);
+        for (const auto& [rank, n] : counts)
+            if (rank == stragglers[i])
+                s += " (" + std::to_string(n) + " of " + std::to_string(steps.size()) + " steps)";
+    }
+    return s;
 }
 
 std::vector<CollectiveRow> collectiveTable(const JobSummary& job)

@@ -38,27 +38,36 @@ struct StepMatrix {
 // category -1 is the step's wall time, else a StepCategory.
 StepMatrix stepMatrix(const JobSummary& job, int category = -1);
 
-// HTA's straggler rule (find_stragglers_with_late_start_comm_kernels): among communication kernels
-// lasting at least minNormalizedDuration of the mean iteration time, the last one of each (rank,
-// stream, step, name); the (stream, name) whose durations differ most across ranks (mean over steps
-// of the standard deviation) is the metric kernel; in each step, the nStragglers ranks that start it
-// latest are stragglers. A rank's count is the number of steps it was one.
+// HTA's straggler rule (find_stragglers_with_late_start_comm_kernels and get_potential_stragglers):
+// among communication kernels lasting at least minNormalizedDuration of the mean iteration time, the
+// last one of each (rank, stream, step, name); the (stream, name) whose durations differ most across
+// ranks (mean over steps of the standard deviation) is the metric kernel; in each step the
+// nCandidates ranks that start it latest (ties included) are flagged, a rank's count is the number
+// of steps it was flagged, and the job's stragglers are the nCandidates ranks flagged most.
+// Unlike HTA, a rank that starts the kernel within startTolerance (a fraction of the mean iteration
+// time) of the step's earliest start is not late, so ranks that start together name no straggler
+// instead of the first nCandidates of a tie (docs/ranks.md).
 struct StragglerReport {
     bool available = false;
     std::string why; // when not available
     std::string kernel;
     int64_t stream = -1;
+    TimeNs tolerance = 0; // a start at most this much after the step's earliest is on time
     struct StepRow {
         int64_t step = 0;
         TimeNs spread = 0; // latest start − earliest start of the metric kernel
         int64_t latestRank = -1;
-        std::vector<int64_t> stragglers;
+        size_t ranks = 0;                // ranks whose metric kernel of this step is long enough
+        std::vector<int64_t> stragglers; // flagged in this step, ascending; empty when all on time
     };
     std::vector<StepRow> steps;
     std::vector<std::pair<int64_t, int>> counts; // (rank, steps flagged), most first, only > 0
+    std::vector<int64_t> stragglers;             // the job's: at most nCandidates ranks, most flagged first
+    // One line: which ranks straggle, or that none does and why.
+    std::string verdict() const;
 };
-StragglerReport findStragglers(const JobSummary& job, int nStragglers = 2,
-                               double minNormalizedDuration = 0.01);
+StragglerReport findStragglers(const JobSummary& job, int nCandidates = 2,
+                               double minNormalizedDuration = 0.01, double startTolerance = 0.01);
 
 // Collectives of the whole job: the k-th collective of an op on one rank is matched with the k-th of
 // the same op on every other rank; rows group instances by op and size.
