@@ -114,6 +114,7 @@ private slots:
     void collectiveNamesNormalizeToNcclTestsOps();
     void generatedJobHasExactStepsOverlapAndCollectives();
     void stragglerIsTheRankWhoseComputationEndsLate();
+    void fewerRanksThanWorldSizeIsWarned();
     void identicalRealRanksHaveNoStraggler();
     void stretchedRealRankIsTheOnlyStraggler_data();
     void stretchedRealRankIsTheOnlyStraggler();
@@ -146,6 +147,12 @@ void TestRanks::collectiveNamesNormalizeToNcclTestsOps()
     QCOMPARE(dtypeSize("c10::BFloat16"), 2);
     QCOMPARE(dtypeSize("unsigned char"), 1);
     QCOMPARE(dtypeSize("Float"), 4);
+    // The job's pages count communication as a rank's Overview does (DeepEP, NVSHMEM were computation).
+    QVERIFY(isCommunicationKernelName(
+        "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+    QVERIFY(isCommunicationKernelName("void deep_ep::internode::dispatch<true, 8, 1024>(int4*, float*)"));
+    QVERIFY(isCommunicationKernelName("nvshmemi_transfer_rma_kernel"));
+    QVERIFY(!isCommunicationKernelName("void at::native::vectorized_elementwise_kernel<4>(int)"));
 }
 
 void TestRanks::generatedJobHasExactStepsOverlapAndCollectives()
@@ -241,6 +248,36 @@ void TestRanks::stragglerIsTheRankWhoseComputationEndsLate()
     QCOMPARE(s.counts[0], (std::pair<int64_t, int>{5, 4}));
     QCOMPARE(s.stragglers, (std::vector<int64_t>{5}));
     QCOMPARE(collectiveTable(job).front().lateRank, int64_t(5));
+}
+
+void TestRanks::fewerRanksThanWorldSizeIsWarned()
+{
+    JobSummary job;
+    for (int64_t rank : {3, 0, 1}) {
+        RankSummary r;
+        r.rank = rank;
+        r.worldSize = 8;
+        r.path = "rank" + std::to_string(rank) + ".json";
+        job.ranks.push_back(r);
+    }
+    job.failures.push_back(RankFailure{"rank4.json", 4, "truncated", 1});
+    job.normalize();
+    QCOMPARE(job.warnings.size(), size_t(1));
+    QCOMPARE(job.warnings[0],
+             std::string("the traces say world_size 8 but 4 ranks were given (missing: ranks 2, 5, "
+                         "6, 7); job-wide results cover only these ranks"));
+    job.normalize(); // as a job file read back: once
+    QCOMPARE(job.warnings.size(), size_t(1));
+
+    JobSummary whole;
+    for (int64_t rank : {0, 1}) {
+        RankSummary r;
+        r.rank = rank;
+        r.worldSize = 2;
+        whole.ranks.push_back(r);
+    }
+    whole.normalize();
+    QVERIFY(whole.warnings.empty());
 }
 
 void TestRanks::identicalRealRanksHaveNoStraggler()

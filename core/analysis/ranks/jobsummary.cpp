@@ -39,6 +39,42 @@ void JobSummary::normalize()
     }
     std::stable_sort(ranks.begin(), ranks.end(),
                      [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    warnAboutMissingRanks();
+}
+
+void JobSummary::warnAboutMissingRanks()
+{
+    // The traces' distributedInfo says how many ranks the job had; fewer files than that make every
+    // job-wide number (stragglers, spreads, the slowest rank) a statement about part of the job.
+    int64_t world = 0;
+    for (const RankSummary& r : ranks)
+        world = std::max(world, r.worldSize);
+    const size_t given = ranks.size() + failures.size();
+    if (world <= 0 || uint64_t(world) <= given) return;
+    std::set<int64_t> present;
+    for (const RankSummary& r : ranks)
+        present.insert(r.rank);
+    for (const RankFailure& f : failures)
+        present.insert(f.rank);
+    std::string missing;
+    int listed = 0;
+    int64_t absent = 0;
+    for (int64_t rank = 0; rank < world; ++rank) {
+        if (present.count(rank)) continue;
+        ++absent;
+        if (listed < 8) {
+            missing += (listed++ ? ", " : "") + std::to_string(rank);
+        } else if (listed == 8) {
+            missing += ", …";
+            ++listed;
+        }
+    }
+    std::string w = "the traces say world_size " + std::to_string(world) + " but " + std::to_string(given) +
+                    " rank" + (given == 1 ? "" : "s") + " were given";
+    if (absent > 0) w += " (missing: rank" + std::string(absent == 1 ? " " : "s ") + missing + ")";
+    w += "; job-wide results cover only these ranks";
+    // A job file read back holds the warning already.
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
 }
 
 StepMatrix stepMatrix(const JobSummary& job, int category)

@@ -23,8 +23,12 @@ struct JobSummary {
     std::vector<std::string> warnings;
 
     const RankSummary* findRank(int64_t rank) const;
-    // Sorts by rank and renumbers ranks that two files both claim (with a warning).
+    // Sorts by rank and renumbers ranks that two files both claim (with a warning); warns when the
+    // traces' world_size names more ranks than were given.
     void normalize();
+
+private:
+    void warnAboutMissingRanks();
 };
 
 // The rank × step matrix of step time (or of one breakdown category).
