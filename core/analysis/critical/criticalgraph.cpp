@@ -157,6 +157,10 @@ void CriticalGraph::createNodes(const Trace& trace, const LinkIndex& links, cons
         return a.isStart && !b.isStart;
     });
     m_nodes.reserve(raw.size());
+    m_startOf.reserve(order.size());
+    m_endOf.reserve(order.size());
+    m_edgeOf.reserve(raw.size() + raw.size() / 4);
+    m_edges.reserve(raw.size() + raw.size() / 4);
     for (const Raw& r : raw) {
         const SliceRef ev = byOrdinal[r.ordinal];
         const uint32_t idx = uint32_t(m_nodes.size());
