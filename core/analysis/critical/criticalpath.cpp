@@ -37,7 +37,7 @@ LongestPath longestPath(const CriticalGraph& graph, const std::vector<TimeNs>* w
     const auto& inEdges = graph.inEdges();
     const size_t n = graph.nodes().size();
     if (n == 0) {
-        out.error = "no ops or GPU work in the window";
+        out.error = "no CPU ops (cpu_op), runtime calls or launched GPU work in the window";
         return out;
     }
     // Topological order by generations, as networkx.topological_sort gives it: the nodes without

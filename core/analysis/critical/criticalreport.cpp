@@ -50,8 +50,8 @@ std::string criticalPathText(const Trace& trace, const std::vector<CriticalPathR
         if (!r.graph.hasGpu())
             out += "  no GPU work launched in this window: the path is CPU-only\n";
         else if (!r.graph.hasSyncEvents())
-            out +=
-                "  the trace has no cuda_sync events: waits on the GPU are not linked (results may be off)\n";
+            out += "  no cuda_sync events in this window: CPU waits for the GPU are not linked (the path may "
+                   "be off)\n";
         out += "  length " + fmt("%.3f", ms(r.path.length)) + " ms";
         if (r.syncWait > 0)
             out += "; CPU blocked in sync calls on the path " + fmt("%.3f", ms(r.syncWait)) + " ms";
