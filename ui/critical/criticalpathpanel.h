@@ -2,6 +2,7 @@
 
 #include "core/analysis/critical/criticalpath.h"
 #include "ui/util/jobtracker.h"
+#include "ui/util/metatypes.h"
 
 #include <QString>
 #include <QWidget>

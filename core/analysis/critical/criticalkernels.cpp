@@ -224,8 +224,7 @@ void CriticalGraph::kernelEdges(const Trace& trace, const LinkIndex& links, cons
 
         const StreamKey stream{gpu, cpStreamOf(trace, row.ref)};
         const auto lastIt = lastNode.find(stream);
-        const std::optional<uint32_t> last =
-            lastIt == lastNode.end() ? std::nullopt : std::optional<uint32_t>(lastIt->second);
+        const int64_t last = lastIt == lastNode.end() ? -1 : int64_t(lastIt->second);
         const TimeNs runtimeTs = runtime.valid() ? trace.slices(runtime.track).start(runtime.index) : 0;
 
         std::optional<uint32_t> syncEnd;
@@ -245,7 +244,7 @@ void CriticalGraph::kernelEdges(const Trace& trace, const LinkIndex& links, cons
         const auto q = full.queue.find(refKey(row.ref));
         const bool launchedIdle = q != full.queue.end() && q->second.first == 1 && q->second.second == 0;
         bool launchEdge = false;
-        if (launchedIdle && (!last || m_nodes[*last].ts < runtimeTs) &&
+        if (launchedIdle && (last < 0 || m_nodes[size_t(last)].ts < runtimeTs) &&
             (!hadSync || m_nodes[*syncEnd].ts < runtimeTs)) {
             // Nothing queued on the stream when it was launched: the kernel waited for its launch.
             const int64_t rs = startNode(runtime);
@@ -253,15 +252,15 @@ void CriticalGraph::kernelEdges(const Trace& trace, const LinkIndex& links, cons
                 addEdge(uint32_t(rs), s, CpEdgeType::KernelLaunchDelay);
                 launchEdge = true;
             }
-        } else if (last && m_nodes[s].ts - m_nodes[*last].ts < kKernelKernelDelayThreshold &&
-                   (!hadSync || m_nodes[*syncEnd].ts < m_nodes[*last].ts)) {
-            attribute(addEdge(*last, s, CpEdgeType::KernelKernelDelay), SliceRef());
+        } else if (last >= 0 && m_nodes[s].ts - m_nodes[size_t(last)].ts < kKernelKernelDelayThreshold &&
+                   (!hadSync || m_nodes[*syncEnd].ts < m_nodes[size_t(last)].ts)) {
+            attribute(addEdge(uint32_t(last), s, CpEdgeType::KernelKernelDelay), SliceRef());
         }
         if (o.zeroWeightLaunchEdges && !launchEdge && runtime.valid()) {
             const int64_t rs = startNode(runtime);
             if (rs >= 0) addEdge(uint32_t(rs), s, CpEdgeType::KernelLaunchDelay, true);
         }
-        if (!last) streamOrder.push_back(stream);
+        if (last < 0) streamOrder.push_back(stream);
         lastNode[stream] = e;
     }
 }
