@@ -59,6 +59,9 @@ CriticalPathPanel::CriticalPathPanel(QWidget* parent) : QWidget(parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
+    // Kernel names are long: one line per row, elided, the whole name in the tooltip.
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
     m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table, 1);
     m_whatIf = new QLabel(this);
@@ -117,11 +120,11 @@ void CriticalPathPanel::compute(int window)
                 analyzeCriticalPath(*doc->trace, doc->links, w));
         },
         [this, doc](std::shared_ptr<const CriticalPathResult> r) {
-            if (doc == m_doc) show(std::move(r));
+            if (doc == m_doc) display(std::move(r));
         });
 }
 
-void CriticalPathPanel::show(std::shared_ptr<const CriticalPathResult> result)
+void CriticalPathPanel::display(std::shared_ptr<const CriticalPathResult> result)
 {
     m_result = std::move(result);
     const CriticalPathResult& r = *m_result;

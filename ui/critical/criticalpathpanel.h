@@ -40,7 +40,7 @@ protected:
 
 private:
     void compute(int window);
-    void show(std::shared_ptr<const CriticalPathResult> result);
+    void display(std::shared_ptr<const CriticalPathResult> result);
 
     std::shared_ptr<const TraceDocument> m_doc;
     std::vector<CriticalPathWindow> m_windows;
