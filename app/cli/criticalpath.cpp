@@ -37,6 +37,8 @@ const char* const kUsage =
     "  --overlay-all-edges  flows for every edge of the path, not only dependency, launch and sync edges\n"
     "  --what-if NAME[=K]  the path with the kernels named NAME K times faster (default 2)\n"
     "  --zero-weight-launch-edges  HTA's CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE\n"
+    "  --exact-times    keep the trace's ns times (HTA rounds a trace with sub-us times to whole us:\n"
+    "                   starts up, ends down, which drops slices shorter than 1 us)\n"
     "  --row-limit N    contributors listed per window (default 15)\n";
 
 bool parseRange(const std::string& v, int64_t& a, int64_t& b)
@@ -83,6 +85,8 @@ int runAnalyzeCriticalPath(const Args& args)
             }
         } else if (a == "--overlay-all-edges") {
             allEdges = true;
+        } else if (a == "--exact-times") {
+            options.usRounding = false;
         } else if (a == "--zero-weight-launch-edges") {
             options.zeroWeightLaunchEdges = true;
         } else if (a == "--steps") {

@@ -21,6 +21,8 @@ const char* const kAlexnet =
     "1695835535_trace.json.gz";
 const char* const kEventSync = "facebookresearch_HolisticTraceAnalysis__tests__data__critical_path__cuda_"
                                "event_sync__event_sync_trace.json.gz";
+const char* const kAmd = "facebookresearch_HolisticTraceAnalysis__tests__data__amd_trace__mi250_minitoy_"
+                         "train_ROCm6_2_kineto.json.gz";
 const char* const kAlexnetAnnotation = "[param|pytorch.model.alex_net|0|0|0|measure|forward]";
 
 struct Loaded {
@@ -79,6 +81,9 @@ private slots:
         QTest::addColumn<QString>("reference");
         QTest::newRow("alexnet") << QString::fromLatin1(kAlexnet) << QString::fromLatin1(kAlexnetAnnotation)
                                  << 1 << QStringLiteral("alexnet.hta.json");
+        // A ROCm trace with sub-microsecond times: HTA rounds them to whole us, and so does the graph.
+        QTest::newRow("amd_mi250") << QString::fromLatin1(kAmd) << QStringLiteral("ProfilerStep") << 0
+                                   << QStringLiteral("amd_mi250.hta.json");
         QTest::newRow("event_sync") << QString::fromLatin1(kEventSync) << QStringLiteral("ProfilerStep") << 0
                                     << QStringLiteral("event_sync.hta.json");
     }
@@ -109,7 +114,7 @@ private slots:
         }
         QCOMPARE(r.path.nodes.size(), ref["path_nodes"].get<size_t>());
         QCOMPARE(r.path.edges.size(), ref["path_edges"].get<size_t>());
-        // HTA's times are whole microseconds; these traces have no finer ones.
+        // HTA's times are whole microseconds (the AMD trace's are rounded to them, as HTA does).
         QCOMPARE(r.path.length, ref["length_us"].get<TimeNs>() * 1000);
         for (size_t b = 0; b < kCpBoundCount; ++b) {
             if (CpBound(b) == CpBound::Wait) continue;
@@ -121,10 +126,9 @@ private slots:
 
         // The same events are critical: (time after the first one, duration, name), in us.
         std::vector<std::tuple<TimeNs, TimeNs, std::string>> ours;
-        for (SliceRef e : r.events) {
-            const SliceTrack& st = t.slices(e.track);
-            ours.emplace_back(st.start(e.index), st.duration(e.index), std::string(t.sliceName(e)));
-        }
+        const CpClock& clock = r.graph.clock(); // the times HTA has: whole us when it rounds
+        for (SliceRef e : r.events)
+            ours.emplace_back(clock.start(t, e), clock.duration(t, e), std::string(t.sliceName(e)));
         std::sort(ours.begin(), ours.end());
         QCOMPARE(ours.size(), ref["critical_events"].size());
         const TimeNs t0 = std::get<0>(ours.front());
@@ -249,7 +253,12 @@ private slots:
         s.trace.updateBounds();
         LinkIndex links;
         links.build(s.trace);
-        const CriticalPathResult r = analyzeCriticalPath(s.trace, links, CriticalPathWindow{"w", 0, 1000});
+        // Times in ns: HTA would round them to whole us (starts up, ends down) and keep nothing.
+        QVERIFY(!analyzeCriticalPath(s.trace, links, CriticalPathWindow{"w", 0, 1000}).path.ok);
+        CriticalPathOptions exact;
+        exact.usRounding = false;
+        const CriticalPathResult r =
+            analyzeCriticalPath(s.trace, links, CriticalPathWindow{"w", 0, 1000}, exact);
         QVERIFY(r.path.ok);
         // op start -> launch 1 (10) -> k1 start (launch delay 15) -> k1 (200) -> k2 (gap 5, 100)
         // -> end of the sync (0): 330; the CPU alone reaches the sync's end at 45. Like networkx, the
@@ -265,6 +274,22 @@ private slots:
         QVERIFY(kk);
         QCOMPARE(kk->type, CpEdgeType::KernelKernelDelay);
         QCOMPARE(whatIf(s.trace, r, "k1", 2.0).after, TimeNs(230));
+        // The same step in whole microseconds (x1000) is kept with the default rounding.
+        test::SynthTrace us;
+        us.add(us.thread, 0, 45'000, "aten::foo", "cpu_op", 1);
+        us.add(us.thread, 10'000, 10'000, "cudaLaunchKernel", "cuda_runtime", 1, 1);
+        us.add(us.thread, 30'000, 10'000, "cudaLaunchKernel", "cuda_runtime", 1, 2);
+        us.add(us.thread, 50'000, 350'000, "cudaStreamSynchronize", "cuda_runtime", -1, 3);
+        us.add(us.stream, 25'000, 200'000, "k1", "kernel", 1, 1);
+        us.add(us.stream, 50'000, 350'000, "Stream Sync", "cuda_sync", -1, 3);
+        us.add(us.stream, 230'000, 100'000, "k2", "kernel", 1, 2);
+        us.trace.updateBounds();
+        LinkIndex usLinks;
+        usLinks.build(us.trace);
+        const CriticalPathResult ru =
+            analyzeCriticalPath(us.trace, usLinks, CriticalPathWindow{"w", 0, 1'000'000});
+        QVERIFY(!ru.graph.clock().round);
+        QCOMPARE(ru.path.length, TimeNs(330'000));
         QCOMPARE(r.topNames.front().name, std::string("k1"));
     }
 
@@ -278,7 +303,10 @@ private slots:
         s.trace.updateBounds();
         LinkIndex links;
         links.build(s.trace);
-        const CriticalPathResult r = analyzeCriticalPath(s.trace, links, CriticalPathWindow{"w", 0, 1000});
+        CriticalPathOptions exact;
+        exact.usRounding = false;
+        const CriticalPathResult r =
+            analyzeCriticalPath(s.trace, links, CriticalPathWindow{"w", 0, 1000}, exact);
         QVERIFY(r.path.ok);
         QVERIFY(!r.graph.hasGpu());
         // a (10 before b, 50 in b, 40 after) then c (30); the gap between them is a 0 dependency.

@@ -58,6 +58,16 @@ bool cpIsCommKernel(std::string_view name)
            name.find("ncclKernel") != std::string_view::npos;
 }
 
+bool CpClock::hasSubMicrosecondTimes(const Trace& trace)
+{
+    for (size_t t = 0; t < trace.trackCount(); ++t) {
+        const SliceTrack& st = trace.slices(TrackId(uint32_t(t)));
+        for (size_t r = 0; r < st.size(); ++r)
+            if (st.start(r) % 1000 != 0) return true;
+    }
+    return false;
+}
+
 int64_t cpStreamOf(const Trace& trace, SliceRef ref)
 {
     const ArgValue v = trace.args().get(trace.slices(ref.track).args(ref.index), "stream");

@@ -19,6 +19,27 @@ bool cpIsLaunchCall(std::string_view name);
 // HTA's communication kernels (CommunicateKernelGroupingPattern).
 bool cpIsCommKernel(std::string_view name);
 
+// Times as HTA sees them. HTA rounds a trace with sub-microsecond times to whole microseconds
+// (round_down_time_stamps: starts up, ends down), so a slice shorter than 1 us can end before it
+// starts and drop out of the graph; with round unset, times are the trace's own ns.
+struct CpClock {
+    bool round = false;
+
+    static TimeNs ceilUs(TimeNs t) { return t >= 0 ? (t + 999) / 1000 * 1000 : -(-t / 1000 * 1000); }
+    static TimeNs floorUs(TimeNs t) { return t >= 0 ? t / 1000 * 1000 : -((-t + 999) / 1000 * 1000); }
+    TimeNs up(TimeNs t) const { return round ? ceilUs(t) : t; }
+    TimeNs down(TimeNs t) const { return round ? floorUs(t) : t; }
+    TimeNs start(const SliceTrack& st, size_t row) const { return up(st.start(row)); }
+    TimeNs end(const SliceTrack& st, size_t row) const { return down(st.end(row)); }
+    TimeNs duration(const SliceTrack& st, size_t row) const { return end(st, row) - start(st, row); }
+    TimeNs start(const Trace& t, SliceRef r) const { return start(t.slices(r.track), r.index); }
+    TimeNs end(const Trace& t, SliceRef r) const { return end(t.slices(r.track), r.index); }
+    TimeNs duration(const Trace& t, SliceRef r) const { return duration(t.slices(r.track), r.index); }
+
+    // Whether HTA would round this trace: some slice starts off a whole microsecond.
+    static bool hasSubMicrosecondTimes(const Trace& trace);
+};
+
 // The "stream" arg of a GPU-side event (HTA's stream column), else the stream of its track.
 int64_t cpStreamOf(const Trace& trace, SliceRef ref);
 

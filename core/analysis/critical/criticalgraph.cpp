@@ -89,12 +89,17 @@ void CriticalGraph::attribute(uint32_t edge, SliceRef srcParent)
 void CriticalGraph::build(const Trace& trace, const LinkIndex& links, const CriticalGraphOptions& options)
 {
     *this = CriticalGraph();
-    m_from = options.from;
-    m_to = options.to;
-    createNodes(trace, links, options);
+    m_clock.round = options.usRounding && CpClock::hasSubMicrosecondTimes(trace);
+    // HTA's window is the annotation's rounded start and end.
+    m_from = m_clock.up(options.from);
+    m_to = m_clock.down(options.to);
+    CriticalGraphOptions o = options;
+    o.from = m_from;
+    o.to = m_to;
+    createNodes(trace, links, o);
     runtimeLockEdges(trace);
     callStackEdges(trace);
-    kernelEdges(trace, links, options);
+    kernelEdges(trace, links, o);
 }
 
 void CriticalGraph::createNodes(const Trace& trace, const LinkIndex& links, const CriticalGraphOptions& o)
@@ -105,8 +110,8 @@ void CriticalGraph::createNodes(const Trace& trace, const LinkIndex& links, cons
         const SliceTrack& st = track.slices;
         if (track.kind == TrackKind::CpuThread) {
             for (size_t r = 0; r < st.size(); ++r) {
-                const TimeNs s = st.start(r);
-                if (s < o.from || s > o.to || st.duration(r) <= 0) continue;
+                const TimeNs s = m_clock.start(st, r);
+                if (s < o.from || s > o.to || m_clock.duration(st, r) <= 0) continue;
                 const EventKind k = trace.kindOf(st.category(r));
                 if (k != EventKind::CpuOp && !isLaunchKind(k)) continue;
                 const SliceRef ref{track.id, uint32_t(r)};
@@ -121,8 +126,8 @@ void CriticalGraph::createNodes(const Trace& trace, const LinkIndex& links, cons
                 if (!rt.valid()) continue;
                 // HTA keeps GPU work whose launch is in the window, and every Stream Wait Event.
                 const SliceTrack& rts = trace.slices(rt.track);
-                const TimeNs rs = rts.start(rt.index);
-                const bool inWindow = rs >= o.from && rs <= o.to && rts.duration(rt.index) > 0;
+                const TimeNs rs = m_clock.start(rts, rt.index);
+                const bool inWindow = rs >= o.from && rs <= o.to && m_clock.duration(rts, rt.index) > 0;
                 if (!inWindow && trace.sliceName(ref) != "Stream Wait Event") continue;
                 events.push_back(ref);
                 ++m_gpuEvents;
@@ -134,7 +139,7 @@ void CriticalGraph::createNodes(const Trace& trace, const LinkIndex& links, cons
     std::vector<std::tuple<TimeNs, TimeNs, uint32_t, uint32_t>> order;
     order.reserve(events.size());
     for (const SliceRef& r : events)
-        order.emplace_back(trace.slices(r.track).start(r.index), 0, r.track.value, r.index);
+        order.emplace_back(trace.slices(r.track).start(r.index), 0, r.track.value, r.index); // file order
     std::sort(order.begin(), order.end());
     struct Raw {
         TimeNs ts;
@@ -148,8 +153,8 @@ void CriticalGraph::createNodes(const Trace& trace, const LinkIndex& links, cons
         const SliceRef ref{TrackId(std::get<2>(order[i])), std::get<3>(order[i])};
         byOrdinal[i] = ref;
         const SliceTrack& st = trace.slices(ref.track);
-        raw.push_back({st.start(ref.index), i, true});
-        raw.push_back({st.end(ref.index), i, false});
+        raw.push_back({m_clock.start(st, ref.index), i, true});
+        raw.push_back({m_clock.end(st, ref.index), i, false});
     }
     std::sort(raw.begin(), raw.end(), [](const Raw& a, const Raw& b) {
         if (a.ts != b.ts) return a.ts < b.ts;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/critical/cpevents.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -45,6 +46,8 @@ struct CriticalGraphOptions {
     // HTA's CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE: a 0-weight runtime -> kernel edge for every
     // kernel that got no launch-delay edge (keeps causality when weights are changed).
     bool zeroWeightLaunchEdges = false;
+    // HTA's rounding of sub-microsecond traces to whole microseconds (its default; CpClock).
+    bool usRounding = true;
 };
 
 // HTA's critical path graph of one rank, restricted to a time window: a start and an end node for
@@ -74,6 +77,8 @@ public:
     size_t negativeWeights() const { return m_negative; }
     bool hasGpu() const { return m_gpuEvents > 0; }
     bool hasSyncEvents() const { return m_syncEvents > 0; }
+    // The times the graph was built with (rounded to us as HTA does, or not).
+    const CpClock& clock() const { return m_clock; }
 
 private:
     struct PairHash {
@@ -97,6 +102,7 @@ private:
     std::unordered_map<uint64_t, uint32_t, PairHash> m_startOf, m_endOf, m_edgeOf;
     std::vector<SliceRef> m_cpuEvents; // node events on CPU threads
     TimeNs m_from = 0, m_to = 0;
+    CpClock m_clock;
     size_t m_negative = 0;
     size_t m_gpuEvents = 0;
     size_t m_syncEvents = 0;

@@ -36,10 +36,10 @@ struct FullTraceIndex {
     std::unordered_map<int64_t, SliceRef> recordedWork;              // cudaEventRecord correlation -> work
     std::unordered_map<uint64_t, SliceRef> waitTarget;               // Stream Wait Event -> next work
 
-    void build(const Trace& trace, const LinkIndex& links);
+    void build(const Trace& trace, const LinkIndex& links, const CpClock& clock);
 };
 
-void FullTraceIndex::build(const Trace& trace, const LinkIndex& links)
+void FullTraceIndex::build(const Trace& trace, const LinkIndex& links, const CpClock& clock)
 {
     std::map<StreamKey, std::vector<std::tuple<TimeNs, int, uint64_t>>> queueEvents;
     std::unordered_map<int64_t, StreamKey> recordStream;
@@ -65,11 +65,11 @@ void FullTraceIndex::build(const Trace& trace, const LinkIndex& links)
             const SliceRef rt = links.launchOf(ref);
             if (!rt.valid() || !cpIsLaunchCall(trace.sliceName(rt))) continue;
             if (!seenRuntime.emplace(refKey(rt), true).second) continue;
-            const TimeNs rts = trace.slices(rt.track).start(rt.index);
+            const TimeNs rts = clock.start(trace, rt);
             launches.push_back(Launch{rts, rt, ref});
             auto& q = queueEvents[StreamKey{track.process.value, stream}];
-            q.emplace_back(rts, 0, refKey(ref));         // +1 when the launch enqueues it
-            q.emplace_back(st.start(r), 1, refKey(ref)); // -1 when it starts running
+            q.emplace_back(rts, 0, refKey(ref));                // +1 when the launch enqueues it
+            q.emplace_back(clock.start(st, r), 1, refKey(ref)); // -1 when it starts running
         }
     }
     std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) {
@@ -113,7 +113,7 @@ void FullTraceIndex::build(const Trace& trace, const LinkIndex& links)
             const auto s = byStream.find(it->second);
             if (s == byStream.end()) continue;
             const std::vector<uint32_t>& v = s->second;
-            const auto up = std::upper_bound(v.begin(), v.end(), st.start(r),
+            const auto up = std::upper_bound(v.begin(), v.end(), clock.start(st, r),
                                              [&](TimeNs ts, uint32_t i) { return ts < launches[i].ts; });
             if (up != v.begin()) recordedWork.emplace(it->first, launches[*(up - 1)].work);
         }
@@ -125,7 +125,7 @@ void FullTraceIndex::build(const Trace& trace, const LinkIndex& links)
         if (!rt.valid()) continue;
         const auto s = byThreadStream.find({rt.track.value, cpStreamOf(trace, w)});
         if (s == byThreadStream.end()) continue;
-        const TimeNs ts = trace.slices(rt.track).start(rt.index);
+        const TimeNs ts = clock.start(trace, rt);
         const std::vector<uint32_t>& v = s->second;
         const auto lo = std::lower_bound(v.begin(), v.end(), ts,
                                          [&](uint32_t i, TimeNs t) { return launches[i].ts < t; });
@@ -138,7 +138,7 @@ void FullTraceIndex::build(const Trace& trace, const LinkIndex& links)
 void CriticalGraph::kernelEdges(const Trace& trace, const LinkIndex& links, const CriticalGraphOptions& o)
 {
     FullTraceIndex full;
-    full.build(trace, links);
+    full.build(trace, links, m_clock);
 
     // The GPU rows of the window: GPU nodes, and the device-wide syncs (stream -1), which HTA clips
     // by their own time.
@@ -152,7 +152,8 @@ void CriticalGraph::kernelEdges(const Trace& trace, const LinkIndex& links, cons
         if (!n.isStart || trace.track(n.event.track).kind != TrackKind::GpuStream) continue;
         const SliceTrack& st = trace.slices(n.event.track);
         const bool sync = trace.sliceKind(n.event) == EventKind::Sync;
-        rows.push_back(Row{sync ? st.end(n.event.index) : st.start(n.event.index), n.event, sync});
+        rows.push_back(
+            Row{sync ? m_clock.end(st, n.event.index) : m_clock.start(st, n.event.index), n.event, sync});
     }
     for (size_t t = 0; t < trace.trackCount(); ++t) {
         const Track& track = trace.track(TrackId(uint32_t(t)));
@@ -163,9 +164,10 @@ void CriticalGraph::kernelEdges(const Trace& trace, const LinkIndex& links, cons
             if (trace.sliceKind(ref) != EventKind::Sync || cpStreamOf(trace, ref) != -1) continue;
             const std::string_view name = trace.sliceName(ref);
             if (name != "Event Sync" && name != "Context Sync") continue;
-            if (st.start(r) < o.from || st.start(r) > o.to || st.duration(r) <= 0) continue;
+            const TimeNs s = m_clock.start(st, r);
+            if (s < o.from || s > o.to || m_clock.duration(st, r) <= 0) continue;
             if (!links.launchOf(ref).valid()) continue;
-            rows.push_back(Row{st.end(r), ref, true});
+            rows.push_back(Row{m_clock.end(st, r), ref, true});
         }
     }
     // Kernels by start; syncs by end, so a Stream Sync that overlaps a memcpy comes after it.
@@ -225,7 +227,7 @@ void CriticalGraph::kernelEdges(const Trace& trace, const LinkIndex& links, cons
         const StreamKey stream{gpu, cpStreamOf(trace, row.ref)};
         const auto lastIt = lastNode.find(stream);
         const int64_t last = lastIt == lastNode.end() ? -1 : int64_t(lastIt->second);
-        const TimeNs runtimeTs = runtime.valid() ? trace.slices(runtime.track).start(runtime.index) : 0;
+        const TimeNs runtimeTs = runtime.valid() ? m_clock.start(trace, runtime) : 0;
 
         std::optional<uint32_t> syncEnd;
         bool hadSync = false;

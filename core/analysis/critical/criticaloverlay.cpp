@@ -43,12 +43,14 @@ CriticalOverlayStats overlayCriticalPath(Trace& trace, const std::vector<Critica
             auto at = [&](uint32_t node) {
                 const CpNode& n = g.nodes()[node];
                 const SliceTrack& st = trace.slices(n.event.track);
-                if (n.isStart) return n.ts;
+                // The trace's own times, as HTA takes them from the raw events (not the graph's
+                // rounded ones).
+                if (n.isStart) return st.start(n.event.index);
                 // An arrow ending exactly at a GPU slice's end is drawn past it; HTA moves it 1 us in.
-                const TimeNs dur = st.duration(n.event.index);
+                const TimeNs end = st.end(n.event.index), dur = st.duration(n.event.index);
                 return trace.track(n.event.track).kind == TrackKind::GpuStream
-                           ? n.ts - std::min<TimeNs>(1000, dur)
-                           : n.ts;
+                           ? end - std::min<TimeNs>(1000, dur)
+                           : end;
             };
             Flow f;
             f.id = nextId++;

@@ -211,6 +211,7 @@ CriticalPathResult analyzeCriticalPath(const Trace& trace, const LinkIndex& link
     go.from = window.from;
     go.to = window.to;
     go.zeroWeightLaunchEdges = options.zeroWeightLaunchEdges;
+    go.usRounding = options.usRounding;
     r.graph.build(trace, links, go);
     for (const CpEdge& e : r.graph.edges())
         ++r.edgeTypes[size_t(e.type)];

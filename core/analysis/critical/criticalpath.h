@@ -53,7 +53,8 @@ struct CriticalPathWindow {
 
 struct CriticalPathOptions {
     bool zeroWeightLaunchEdges = false;
-    size_t whatIfTop = 5;                               // kernel names on the path to try 2x faster
+    bool usRounding = true; // HTA's rounding of sub-us traces (CriticalGraphOptions)
+    size_t whatIfTop = 5;   // kernel names on the path to try 2x faster
     std::vector<std::pair<std::string, double>> whatIf; // extra (kernel name, factor) to try
 };
 

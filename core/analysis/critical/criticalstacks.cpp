@@ -39,12 +39,13 @@ void CriticalGraph::callStackEdges(const Trace& trace)
     for (uint32_t t : cpuTracks) {
         const SliceTrack& st = trace.slices(TrackId(t));
         for (size_t r = 0; r < st.size(); ++r)
-            if (st.start(r) >= from && st.start(r) <= to && st.duration(r) > 0)
+            if (m_clock.start(st, r) >= from && m_clock.start(st, r) <= to && m_clock.duration(st, r) > 0)
                 window.push_back(SliceRef{TrackId(t), uint32_t(r)});
     }
     auto clipped = [&](SliceRef r) {
         const SliceTrack& st = trace.slices(r.track);
-        return st.start(r.index) >= from && st.start(r.index) <= to && st.duration(r.index) > 0;
+        const TimeNs s = m_clock.start(st, r.index);
+        return s >= from && s <= to && m_clock.duration(st, r.index) > 0;
     };
     // The backward pass usually runs on its own thread, after the forward pass; HTA follows it on
     // the forward thread so that the path goes through both.
@@ -61,8 +62,10 @@ void CriticalGraph::callStackEdges(const Trace& trace)
         std::sort(evs.begin(), evs.end(), [&](SliceRef a, SliceRef b) {
             const SliceTrack& sa = trace.slices(a.track);
             const SliceTrack& sb = trace.slices(b.track);
-            if (sa.start(a.index) != sb.start(b.index)) return sa.start(a.index) < sb.start(b.index);
-            if (sa.end(a.index) != sb.end(b.index)) return sa.end(a.index) > sb.end(b.index);
+            const TimeNs s0 = m_clock.start(sa, a.index), s1 = m_clock.start(sb, b.index);
+            if (s0 != s1) return s0 < s1;
+            const TimeNs e0 = m_clock.end(sa, a.index), e1 = m_clock.end(sb, b.index);
+            if (e0 != e1) return e0 > e1;
             return a < b;
         });
         // The enclosing event HTA's call stack would give (any CPU event of the window, the root
@@ -109,8 +112,8 @@ void CriticalGraph::callStackEdges(const Trace& trace)
         };
         std::vector<SliceRef> open;
         for (const SliceRef& ev : evs) {
-            const TimeNs s = trace.slices(ev.track).start(ev.index);
-            while (!open.empty() && trace.slices(open.back().track).end(open.back().index) <= s) {
+            const TimeNs s = m_clock.start(trace, ev);
+            while (!open.empty() && m_clock.end(trace, open.back()) <= s) {
                 exit(open.back());
                 open.pop_back();
             }
