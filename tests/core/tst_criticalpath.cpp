@@ -23,6 +23,8 @@ const char* const kEventSync = "facebookresearch_HolisticTraceAnalysis__tests__d
                                "event_sync__event_sync_trace.json.gz";
 const char* const kAmd = "facebookresearch_HolisticTraceAnalysis__tests__data__amd_trace__mi250_minitoy_"
                          "train_ROCm6_2_kineto.json.gz";
+const char* const kNsResolution = "facebookresearch_HolisticTraceAnalysis__tests__data__ns_resolution_trace__"
+                                  "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
 const char* const kAlexnetAnnotation = "[param|pytorch.model.alex_net|0|0|0|measure|forward]";
 
 struct Loaded {
@@ -79,13 +81,19 @@ private slots:
         QTest::addColumn<QString>("annotation");
         QTest::addColumn<int>("instance");
         QTest::addColumn<QString>("reference");
+        // Edges that may move between launch delay and kernel-kernel delay (their sum may not):
+        // HTA sorts a stream's launches and kernel starts of equal time in an unspecified order.
+        QTest::addColumn<int>("slack");
         QTest::newRow("alexnet") << QString::fromLatin1(kAlexnet) << QString::fromLatin1(kAlexnetAnnotation)
-                                 << 1 << QStringLiteral("alexnet.hta.json");
+                                 << 1 << QStringLiteral("alexnet.hta.json") << 0;
         // A ROCm trace with sub-microsecond times: HTA rounds them to whole us, and so does the graph.
         QTest::newRow("amd_mi250") << QString::fromLatin1(kAmd) << QStringLiteral("ProfilerStep") << 0
-                                   << QStringLiteral("amd_mi250.hta.json");
+                                   << QStringLiteral("amd_mi250.hta.json") << 0;
         QTest::newRow("event_sync") << QString::fromLatin1(kEventSync) << QStringLiteral("ProfilerStep") << 0
-                                    << QStringLiteral("event_sync.hta.json");
+                                    << QStringLiteral("event_sync.hta.json") << 0;
+        // 45k slices with ns times at epoch scale (HTA's float64 rounding), a backward thread.
+        QTest::newRow("ns_resolution") << QString::fromLatin1(kNsResolution) << QStringLiteral("ProfilerStep")
+                                       << 0 << QStringLiteral("ns_resolution.hta.json") << 1;
     }
     void matchesHta()
     {
@@ -93,6 +101,7 @@ private slots:
         QFETCH(QString, annotation);
         QFETCH(int, instance);
         QFETCH(QString, reference);
+        QFETCH(int, slack);
         std::ifstream in(std::string(KS_TEST_DATA_DIR "/critical/") + reference.toStdString());
         QVERIFY(in);
         const nlohmann::json ref = nlohmann::json::parse(in);
@@ -110,7 +119,10 @@ private slots:
         for (size_t k = 0; k < r.edgeTypes.size(); ++k) {
             const char* name = cpEdgeTypeName(CpEdgeType(k));
             const size_t want = ref["edge_types"].contains(name) ? ref["edge_types"][name].get<size_t>() : 0;
-            QVERIFY2(r.edgeTypes[k] == want, name);
+            const bool delay = CpEdgeType(k) == CpEdgeType::KernelLaunchDelay ||
+                               CpEdgeType(k) == CpEdgeType::KernelKernelDelay;
+            const size_t off = r.edgeTypes[k] > want ? r.edgeTypes[k] - want : want - r.edgeTypes[k];
+            QVERIFY2(off <= (delay ? size_t(slack) : 0), name);
         }
         QCOMPARE(r.path.nodes.size(), ref["path_nodes"].get<size_t>());
         QCOMPARE(r.path.edges.size(), ref["path_edges"].get<size_t>());

@@ -2,6 +2,7 @@
 
 #include "core/model/trace.h"
 
+#include <cmath>
 #include <string_view>
 
 namespace ks {
@@ -25,12 +26,17 @@ bool cpIsCommKernel(std::string_view name);
 struct CpClock {
     bool round = false;
 
-    static TimeNs ceilUs(TimeNs t) { return t >= 0 ? (t + 999) / 1000 * 1000 : -(-t / 1000 * 1000); }
-    static TimeNs floorUs(TimeNs t) { return t >= 0 ? t / 1000 * 1000 : -((-t + 999) / 1000 * 1000); }
-    TimeNs up(TimeNs t) const { return round ? ceilUs(t) : t; }
-    TimeNs down(TimeNs t) const { return round ? floorUs(t) : t; }
+    // HTA's own arithmetic: the file's "ts" and "dur" as float64 us (at epoch times, 1.7e15 us, a
+    // double has 0.25 us steps, so ts + dur can land on the next whole us), start = ceil(ts),
+    // end = floor(ts + dur).
+    static double us(TimeNs ns) { return double(static_cast<long double>(ns) / 1000.0L); }
+    TimeNs up(TimeNs t) const { return round ? TimeNs(std::ceil(us(t))) * 1000 : t; }
+    TimeNs down(TimeNs start, TimeNs end) const
+    {
+        return round ? TimeNs(std::floor(us(start) + us(end - start))) * 1000 : end;
+    }
     TimeNs start(const SliceTrack& st, size_t row) const { return up(st.start(row)); }
-    TimeNs end(const SliceTrack& st, size_t row) const { return down(st.end(row)); }
+    TimeNs end(const SliceTrack& st, size_t row) const { return down(st.start(row), st.end(row)); }
     TimeNs duration(const SliceTrack& st, size_t row) const { return end(st, row) - start(st, row); }
     TimeNs start(const Trace& t, SliceRef r) const { return start(t.slices(r.track), r.index); }
     TimeNs end(const Trace& t, SliceRef r) const { return end(t.slices(r.track), r.index); }

@@ -92,7 +92,7 @@ void CriticalGraph::build(const Trace& trace, const LinkIndex& links, const Crit
     m_clock.round = options.usRounding && CpClock::hasSubMicrosecondTimes(trace);
     // HTA's window is the annotation's rounded start and end.
     m_from = m_clock.up(options.from);
-    m_to = m_clock.down(options.to);
+    m_to = m_clock.down(options.from, options.to);
     CriticalGraphOptions o = options;
     o.from = m_from;
     o.to = m_to;
