@@ -38,6 +38,7 @@ const char* const kUsage =
     "  --device-peak P  the device's peaks for % of peak and the roofline: a table name\n"
     "                (H100, MI300X, ...) or bf16=TFLOPS,fp32=TFLOPS,tbps=TB/s[,fp8=,tf32=];\n"
     "                default: the trace's deviceProperties name looked up in the built-in table\n"
+    "  --critical-path  HTA's critical path instead (kinetoscope analyze --critical-path --help)\n"
     "Without --json or --csv a readable report is printed.\n"
     "\n"
     "HTA's single-trace analyses (Holistic Trace Analysis's definitions, whole trace):\n"
@@ -66,6 +67,7 @@ bool parseSteps(const std::string& v, int64_t& a, int64_t& b)
 
 int runAnalyze(const Args& args)
 {
+    if (wantsCriticalPath(args)) return runAnalyzeCriticalPath(args);
     std::string path, csvDir;
     bool json = false;
     bool steps = false;

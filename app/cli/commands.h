@@ -28,6 +28,9 @@ int runExportStacks(const Args& args);
 int runExportMemory(const Args& args);
 int runSummary(const Args& args);
 int runAnalyze(const Args& args);
+// analyze --critical-path (app/cli/criticalpath.cpp): runAnalyze hands the arguments over.
+bool wantsCriticalPath(const Args& args);
+int runAnalyzeCriticalPath(const Args& args);
 int runDiff(const Args& args);
 int runAnalyzeJob(const Args& args);
 int runAnalyzeRank(const Args& args);

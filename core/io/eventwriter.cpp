@@ -279,6 +279,7 @@ bool EventWriter::flowEnd(const Flow& flow, bool start)
             row != UINT32_MAX && row < track.slices.size() && track.slices.start(row) > ts;
         if (!boundToNext) m_out += ", \"bp\": \"e\"";
     }
+    args(flow.args);
     m_out.push_back('}');
     return true;
 }

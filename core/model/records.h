@@ -46,6 +46,9 @@ struct Flow {
     TimeNs toTs = 0;
     bool hasFrom = false;
     bool hasTo = false;
+    // Args written on both ends ('s' and 'f'); the reader keeps none, analyses that add flows
+    // (the critical path overlay) may.
+    ArgsRef args;
 
     SliceRef from() const { return SliceRef{fromTrack, fromRow}; }
     SliceRef to() const { return SliceRef{toTrack, toRow}; }

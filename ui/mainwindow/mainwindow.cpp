@@ -3,6 +3,7 @@
 #include "core/analysis/summary/summaryreport.h"
 #include "core/analysis/timeline/search.h"
 #include "core/io/logdir.h"
+#include "ui/critical/criticalpathpanel.h"
 #include "ui/document/documentloader.h"
 #include "ui/document/tracedocument.h"
 #include "ui/live/livecontroller.h"
@@ -191,6 +192,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_timeline->setWindow(TimeWindow{t0 - margin, t1 + margin});
     });
     connect(m_overview, &OverviewPage::eventsRequested, this, &MainWindow::highlightEvents);
+    connect(m_critical, &CriticalPathPanel::sliceRequested, this,
+            [this](SliceRef r) { m_timeline->selectSlice(r); });
+    connect(m_critical, &CriticalPathPanel::pathReady, this, &MainWindow::highlightSlices);
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
@@ -373,6 +377,8 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
             m_details->setDocument(m_doc);
             m_info->setDocument(m_doc);
             m_range->setDocument(m_doc);
+            // A live trace still grows: its path is computed when the session ends.
+            m_critical->setDocument(m_live ? nullptr : m_doc);
             coverDocks(QString());
             emit documentLoaded(m_doc);
         });
@@ -450,6 +456,28 @@ void MainWindow::highlightEvents(const QString& label, const std::vector<SliceRe
     m_highlightOwner = HighlightOwner::Overview;
     m_timeline->setHighlight(h);
     m_timeline->nextMatch();
+}
+
+void MainWindow::highlightSlices(const QString& label, const std::vector<SliceRef>& events)
+{
+    if (!m_doc || events.empty()) return;
+    auto h = std::make_shared<Highlight>();
+    h->label = label;
+    h->names.assign(m_doc->trace->strings().size(), 0);
+    const Trace& t = *m_doc->trace;
+    for (const SliceRef& r : events) {
+        const SliceTrack& st = t.slices(r.track);
+        h->names[st.name(r.index).value] = 1;
+        h->exact[r.track.value].emplace_back(st.start(r.index), st.end(r.index));
+    }
+    for (auto& [track, spans] : h->exact)
+        std::sort(spans.begin(), spans.end());
+    h->occurrences = events;
+    std::sort(h->occurrences.begin(), h->occurrences.end(), [&t](SliceRef a, SliceRef b) {
+        return t.slices(a.track).start(a.index) < t.slices(b.track).start(b.index);
+    });
+    m_highlightOwner = HighlightOwner::CriticalPath;
+    m_timeline->setHighlight(h);
 }
 
 void MainWindow::selectKernel(int kernelIndex)

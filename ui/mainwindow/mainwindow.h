@@ -32,6 +32,7 @@ class DetailsPanel;
 class KernelPanel;
 class OverviewPage;
 class RangePanel;
+class CriticalPathPanel;
 class InfoPanel;
 class SearchBar;
 class Banner;
@@ -114,7 +115,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
-    enum class HighlightOwner { None, Search, Kernel, Operator, Overview };
+    enum class HighlightOwner { None, Search, Kernel, Operator, Overview, CriticalPath };
 
     void buildMenus();
     // mainwindowlayout.cpp: the docks, their lock and the first-open proportions.
@@ -132,6 +133,8 @@ private:
     void setDocument(std::shared_ptr<TraceDocument> doc);
     void runSearch(const QString& text, bool regex, bool caseSensitive);
     void highlightEvents(const QString& label, const std::vector<SliceRef>& events);
+    // Marks exactly these slices (not every slice of their names): the critical path.
+    void highlightSlices(const QString& label, const std::vector<SliceRef>& events);
     void selectKernel(int kernelIndex);
     void selectOperator(const ks::KeyAverage* row, bool groupedByInputShape);
     void onMatchChanged(int index, int total);
@@ -190,6 +193,7 @@ private:
     OperatorPanel* m_operators;
     MemoryView* m_memory;
     RangePanel* m_range;
+    CriticalPathPanel* m_critical;
     QTabWidget* m_analysisTabs;
     QDockWidget* m_detailsDock;
     QDockWidget* m_infoDock;

@@ -1,6 +1,7 @@
 // MainWindow's layout: the docks around the timeline, whether they can be dragged off, and the
 // proportions a trace first opens with.
 
+#include "ui/critical/criticalpathpanel.h"
 #include "ui/mainwindow/docksizekeeper.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
@@ -71,12 +72,14 @@ void MainWindow::buildDocks()
     m_kernels = new KernelPanel(this);
     m_memory = new MemoryView(this);
     m_range = new RangePanel(this);
+    m_critical = new CriticalPathPanel(this);
     m_overview = new OverviewPage(this);
     m_analysisTabs->addTab(m_overview, QStringLiteral("Overview"));
     m_analysisTabs->addTab(m_operators, QStringLiteral("Operators"));
     m_analysisTabs->addTab(m_kernels, QStringLiteral("GPU kernels"));
     m_analysisTabs->addTab(m_memory, QStringLiteral("Memory"));
     m_analysisTabs->addTab(m_range, QStringLiteral("Range selection"));
+    m_analysisTabs->addTab(m_critical, QStringLiteral("Critical path"));
     m_analysisDock = new QDockWidget(QStringLiteral("Analysis"), this);
     m_analysisDock->setObjectName(QStringLiteral("analysisDock"));
     m_analysisDock->setWidget(withLoadingCover(m_analysisTabs, this));

@@ -1,6 +1,7 @@
 // MainWindow's live-session and save side: Run > Launch / Listen / Stop, File > Save As.
 
 #include "core/io/tracewriter.h"
+#include "ui/critical/criticalpathpanel.h"
 #include "ui/document/tracedocument.h"
 #include "ui/live/launchdialog.h"
 #include "ui/live/livecontroller.h"
@@ -135,6 +136,8 @@ void MainWindow::documentUpdated(bool final)
     if (m_doc->memoryTimeline) m_memory->setTimeline(m_doc->memoryTimeline);
     m_info->setDocument(m_doc);
     m_range->setDocument(m_doc);
+    // The critical path reads the whole trace on the thread pool: only once it no longer grows.
+    if (final) m_critical->setDocument(m_doc);
     emit documentLoaded(m_doc);
 }
 

@@ -425,6 +425,7 @@ void TimelineRenderer::paintSliceRow(QPainter& p, const TimelineCoords& c, const
         for (size_t i = 0; i < g.items.size(); ++i) {
             if (!s.highlight->matchesName(g.items[i].name)) continue;
             const LodItem& it = g.items[i];
+            if (!s.highlight->matchesExact(row.track, it.start, it.end)) continue;
             const double x0 = std::max<double>(c.x(it.start), c.trackLeft() - 2);
             const double x1 = std::min<double>(c.x(it.end), c.size.width() + 2);
             if (x1 < x0) continue;
