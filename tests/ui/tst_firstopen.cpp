@@ -161,6 +161,53 @@ private slots:
                      qPrintable(QStringLiteral("label '%1' of %2").arg(l, labels.join(QLatin1Char('|')))));
     }
 
+    // The window can be made 1024×600 whatever was shown: every Analysis tab filled, a row of each
+    // table selected, light and dark (it had grown to 1339 px after the Overview and others).
+    void minimumSizeStaysWithin1024x600InEveryState_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("qwen light") << QString::fromLatin1(kQwen) << false;
+        QTest::newRow("mi300 dark") << QString::fromLatin1(kMi300) << true;
+    }
+    void minimumSizeStaysWithin1024x600InEveryState()
+    {
+        QFETCH(QString, trace);
+        QFETCH(bool, dark);
+        Theme::instance().setScheme(dark ? Theme::Scheme::Dark : Theme::Scheme::Light);
+        test::OpenedWindow o = open(trace.toLatin1().constData());
+        QVERIFY(o.doc);
+        auto* tabs = o.window->findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        auto widest = [&] {
+            QStringList out;
+            for (QWidget* w : o.window->findChildren<QWidget*>())
+                if (w->minimumSizeHint().width() > 520)
+                    out << QStringLiteral("%1(%2) %3")
+                               .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName())
+                               .arg(w->minimumSizeHint().width());
+            return out.join(QStringLiteral("; "));
+        };
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QTest::qWait(400);
+            for (QTableView* t : tabs->widget(i)->findChildren<QTableView*>())
+                if (t->isVisible() && t->model() && t->model()->rowCount() > 0) t->selectRow(0);
+            QTest::qWait(200);
+            const QSize min = o.window->minimumSizeHint();
+            QVERIFY2(min.width() <= 1024 && min.height() <= 600,
+                     qPrintable(QStringLiteral("tab %1: %2×%3; %4")
+                                    .arg(tabs->tabText(i))
+                                    .arg(min.width())
+                                    .arg(min.height())
+                                    .arg(widest())));
+        }
+        o.window->resize(1024, 600);
+        QTest::qWait(100);
+        QCOMPARE(o.window->width(), 1024);
+        Theme::instance().setScheme(Theme::Scheme::Light);
+    }
+
     void docksAreLockedByDefaultAndTheMenuUnlocksThem()
     {
         test::OpenedWindow o = open(kQwen);

@@ -37,6 +37,9 @@ CriticalPathPanel::CriticalPathPanel(QWidget* parent) : QWidget(parent)
     auto* bar = new QHBoxLayout;
     m_window = new QComboBox(this);
     m_window->setMinimumWidth(200);
+    // Annotation instances can have long names: the combo elides them instead of widening the window.
+    m_window->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_window->setMinimumContentsLength(24);
     m_window->setToolTip(QStringLiteral("The step whose critical path is shown"));
     bar->addWidget(m_window);
     auto* mark = new QPushButton(QStringLiteral("Mark on timeline"), this);
@@ -45,6 +48,10 @@ CriticalPathPanel::CriticalPathPanel(QWidget* parent) : QWidget(parent)
     bar->addWidget(mark);
     m_summary = new QLabel(this);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The split is one long line: it wraps in the room there is rather than setting the window's
+    // minimum width (#30 item 1).
+    m_summary->setWordWrap(true);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_summary, 1);
     layout->addLayout(bar);
 

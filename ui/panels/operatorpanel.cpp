@@ -34,7 +34,7 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(QStringLiteral("Filter operators…"));
     m_filter->setClearButtonEnabled(true);
-    m_filter->setMinimumWidth(220);
+    m_filter->setMinimumWidth(140); // grows to 320; the bar fits a 1024 px window (#30 item 1)
     m_filter->setMaximumWidth(320);
     bar->addWidget(m_filter);
     m_byShape = new QCheckBox(QStringLiteral("Group by input shape"), this);
@@ -46,6 +46,8 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     m_summary = new QLabel(this);
     followTheme(m_summary,
                 [](const Palette& p) { return QStringLiteral("color:%1").arg(p.mutedText.name()); });
+    // The summary is as long as its numbers: it takes the room left, not the window's minimum width.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_summary, 1);
     m_copy = new QToolButton(this);
     m_copy->setText(QStringLiteral("Copy table"));
@@ -56,7 +58,10 @@ OperatorPanel::OperatorPanel(QWidget* parent) : QWidget(parent), m_jobs(this)
     bar->addWidget(m_copy);
     bar->addWidget(m_export);
     m_occurrence = new QLabel(this);
-    bar->addWidget(m_occurrence);
+    // "occurrence 1 of 12,345" takes what room there is rather than widening the window.
+    m_occurrence->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_occurrence->setMinimumWidth(m_occurrence->fontMetrics().horizontalAdvance(QStringLiteral("8 of 8")));
+    bar->addWidget(m_occurrence, 1);
     m_prev = newOccurrenceButton(false, this);
     m_next = newOccurrenceButton(true, this);
     bar->addWidget(m_prev);
