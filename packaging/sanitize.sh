@@ -119,8 +119,8 @@ case "$label" in *.analyze-job)
 esac
 echo "$rc $label"
 SH
-    KS_BIN="$bin" SWEEP="$sweep" tr '\t' ' ' < "$list" |
-        xargs -P "$jobs" -L 1 sh "$logs/sweep-one.sh" > "$logs/sweep.status"
+    export KS_BIN="$bin" SWEEP="$sweep"
+    tr '\t' ' ' < "$list" | xargs -P "$jobs" -L 1 sh "$logs/sweep-one.sh" > "$logs/sweep.status"
     total=$(wc -l < "$logs/sweep.status")
     bad="$(grep -l "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:\|SUMMARY: " "$sweep"/*.err || true)"
     # 0 is success, 1 and 2 a one-line error, 3 analyze-job's "some ranks failed"; anything else is a
@@ -133,7 +133,7 @@ SH
     if [ -n "$bad" ] || [ -n "$crashed" ]; then
         echo "sanitize: sweep FAILED:"
         for f in $bad; do echo "  sanitizer report: $f"; done
-        [ -z "$crashed" ] || echo "$crashed" | sed 's/^/  exit status: /'
+        [ -z "$crashed" ] || echo "$crashed" | sed 's/^/  exit status: /' | head -n 40
         status=1
     fi
     echo "sanitize: sweep of $total commands over $(wc -l < "$logs/sweep.traces") traces $(elapsed "$start")"
