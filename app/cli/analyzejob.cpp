@@ -192,10 +192,10 @@ int runDask(const std::string& scheduler, const std::string& worker, const std::
                                      worker,
                                      "-o",
                                      outPath};
-    for (const JobFile& f : files) {
-        argv.push_back("--file");
-        argv.push_back(std::to_string(f.rank) + ":" + f.path);
-    }
+    // One argument each: a rank the file does not tell is -1, which as a separate argument
+    // argparse would take for an option.
+    for (const JobFile& f : files)
+        argv.push_back("--file=" + std::to_string(f.rank) + ":" + f.path);
     std::string pythonPath = "PYTHONPATH=" + pkg;
     if (const char* old = std::getenv("PYTHONPATH"); old && *old) pythonPath += std::string(":") + old;
     std::vector<char*> env;

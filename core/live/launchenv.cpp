@@ -1,5 +1,6 @@
 #include "core/live/launchenv.h"
 
+#include <algorithm>
 #include <map>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +21,40 @@ std::string baseName(const std::string& path)
 {
     const size_t slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// A sanitizer's runtime (libasan, libubsan, ..., clang's libclang_rt.*) preloaded by the caller: it
+// must stay the process's first library, or ASan refuses to start the target.
+bool isSanitizerRuntime(const std::string& path)
+{
+    const std::string name = baseName(path);
+    for (const char* prefix : {"libasan.", "libubsan.", "liblsan.", "libtsan.", "libhwasan.", "libclang_rt."})
+        if (name.rfind(prefix, 0) == 0) return true;
+    return false;
+}
+
+// Puts lib in front of LD_PRELOAD's libraries (ours interpose first), but after the sanitizer
+// runtimes that lead it. ld.so separates entries by colons or spaces.
+void preload(std::map<std::string, std::string>& env, const std::string& lib)
+{
+    std::vector<std::string> entries;
+    if (auto it = env.find("LD_PRELOAD"); it != env.end()) {
+        size_t start = 0;
+        const std::string& v = it->second;
+        while (start <= v.size()) {
+            const size_t end = std::min(v.find_first_of(": ", start), v.size());
+            if (end > start) entries.push_back(v.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    size_t at = 0;
+    while (at < entries.size() && isSanitizerRuntime(entries[at]))
+        ++at;
+    entries.insert(entries.begin() + ptrdiff_t(at), lib);
+    std::string joined;
+    for (const std::string& e : entries)
+        joined += (joined.empty() ? "" : ":") + e;
+    env["LD_PRELOAD"] = joined;
 }
 
 } // namespace
@@ -80,7 +115,7 @@ buildLaunchEnvironment(const std::vector<std::string>& base,
             }
             if (capture.xpu) {
                 env["ZE_ENABLE_TRACING_LAYER"] = "1";
-                prepend(env, "LD_PRELOAD", resources.injectLibrary);
+                preload(env, resources.injectLibrary);
                 out.notes.push_back("XPU: Level Zero tracing layer and " + resources.injectLibrary);
             }
         }

@@ -61,3 +61,16 @@ need_torch_observer() {
     export TORCH_VERSION TORCH_MAJOR
     echo "torch: $TORCH_VERSION ($PY)"
 }
+
+# sanitizer_memory_limits: for the tests that bound a target's RSS. Under ASan (KS_SANITIZE=1, a
+# sanitizer build's ctest) freed memory waits in ASan's quarantine (256 MB by default) and counts as
+# resident, so the quarantine is turned off for them; and `ulimit -v` cannot be their safety net
+# (ASan reserves terabytes of address space for its shadow): ULIMIT_V is a prefix for `sh -c` that
+# sets it outside sanitizer builds, and ASan's own RSS limit takes its place inside them.
+ULIMIT_V="ulimit -v 3000000;"
+sanitizer_memory_limits() {
+    [ "${KS_SANITIZE:-0}" = 1 ] || return 0
+    ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=0:thread_local_quarantine_size_kb=0:hard_rss_limit_mb=3000"
+    export ASAN_OPTIONS
+    ULIMIT_V=""
+}

@@ -79,6 +79,21 @@ def main():
         assert killed, "no worker was ever seen holding a task"
         print("killed worker %s (pid %d) holding %s" % killed)
         rc = proc.wait(timeout=600)
+
+        # A trace that names no rank (no distributedInfo, none in its file name) goes to the driver
+        # with the rank hint -1, which must be taken as a value, not as an option.
+        plain = os.path.join(work, "plain.json")
+        trace = rank_trace(0)
+        del trace["distributedInfo"]
+        with open(plain, "w") as f:
+            json.dump(trace, f)
+        plain_out = os.path.join(work, "plain.kjob")
+        plain_run = subprocess.run([KS, "analyze-job", plain, "--dask", cluster.scheduler_address, "-o", plain_out],
+                                   stderr=subprocess.PIPE, text=True, check=False)
+        assert plain_run.returncode == 0, plain_run.stderr
+        with open(plain_out) as f:
+            plain_summary = json.load(f)
+        assert len(plain_summary["ranks"]) == 1 and not plain_summary["failures"], plain_summary
     finally:
         client.close()
         cluster.close()

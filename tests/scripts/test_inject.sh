@@ -68,7 +68,8 @@ assert sum(1 for s in st if s.startswith("CUDA: not available")) == 1, st
 fi
 
 # LD_PRELOAD into a program that never touches a GPU: Level Zero is tried, and fails politely.
-LD_PRELOAD="$lib" KINETOSCOPE_OUTPUT="$work/preload.json" /bin/true 2>"$work/preload.err" ||
+# After what the environment preloads already (a sanitizer build's runtimes must come first).
+LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$lib" KINETOSCOPE_OUTPUT="$work/preload.json" /bin/true 2>"$work/preload.err" ||
     fail "LD_PRELOAD run failed: $(cat "$work/preload.err")"
 cat "$work/preload.err"
 [ -f "$work/preload.json" ] || fail "no trace from the LD_PRELOAD run"

@@ -8,6 +8,7 @@ set -eu
 . "$(dirname "$0")/common.sh"
 cstream="$KS_BINARY_DIR/tests/ks_c_stream"
 [ -x "$cstream" ] || fail "$cstream is not built"
+sanitizer_memory_limits
 count=100000 # ~45 MB of distinct args against a 1 MiB cap
 
 "$KS_BIN" record --env KINETOSCOPE_MAX_ARGS_MB=1 -o "$work/base.pt.trace.json" -- "$cstream" args 100 \

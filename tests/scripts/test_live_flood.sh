@@ -2,13 +2,14 @@
 # A target that records as fast as it can (an unpaced loop of empty ranges) stays under the live
 # sender's memory cap (KINETOSCOPE_LIVE_MAX_MB), and the drops are counted exactly: what reached
 # the session plus what the session reports as dropped is what the target generated.
-# The target runs under `ulimit -v` so that, should the cap fail, it dies quickly instead of eating
-# the machine's memory.
+# The target runs under `ulimit -v` (ASan's RSS limit in a sanitizer build) so that, should the cap
+# fail, it dies quickly instead of eating the machine's memory.
 set -eu
 : "${KS_BINARY_DIR:?}" "${KS_BIN:?}"
 . "$(dirname "$0")/common.sh"
 cstream="$KS_BINARY_DIR/tests/ks_c_stream"
 [ -x "$cstream" ] || fail "$cstream is not built"
+sanitizer_memory_limits
 cap_mb=32
 
 # The target's RSS without a flood (libraries, the sender's first buffers): the baseline.
@@ -17,7 +18,7 @@ cap_mb=32
 
 # stdout is kept (not --quiet): the target prints what it generated and its peak RSS.
 timeout 60 "$KS_BIN" record --env KINETOSCOPE_LIVE_MAX_MB=$cap_mb -o "$work/flood.pt.trace.json" -- \
-    sh -c 'ulimit -v 3000000; exec "$0" flood 4 0' "$cstream" >"$work/flood.out" 2>"$work/flood.err" ||
+    sh -c "$ULIMIT_V"' exec "$0" flood 4 0' "$cstream" >"$work/flood.out" 2>"$work/flood.err" ||
     fail "flood run: $(tail -5 "$work/flood.err") $(tail -3 "$work/flood.out")"
 
 base_kib=$(sed -n 's/^peak rss \([0-9]*\) KiB$/\1/p' "$work/base.out")

@@ -34,6 +34,13 @@ grep -q "torch 2.9.0+fake: steps from global optimizer hook" "$work/t2.out" || f
 grep -q "^done 5 5" "$work/t2.out" || fail "the fake optimizers did not run"
 check steps "$work/t2.pt.trace.json" 5 || fail "torch 2 global hooks"
 
+# 2b' and 2c fork the target while its sender thread runs. Under GCC 12's AddressSanitizer a child
+# can inherit the sanitizer allocator's lock held by a parent thread and hang in its first
+# allocation (the runtime takes no lock around fork, as glibc's malloc does), so a sanitizer build
+# skips them; they run in every other build.
+if [ "${KS_SANITIZE:-0}" = 1 ]; then
+    echo "SKIP 2b', 2c (sanitizer build): fork() of a multithreaded target under GCC 12's ASan runtime"
+else
 # 2b'. Children that end with os._exit right after their last step (no atexit): every step of
 # every child arrives, and a range left open by os._exit is kept, ended at the thread's last time.
 "$KS_BIN" record -o "$work/exit.pt.trace.json" -- "$PY" "$data/fork_exit.py" 10 >"$work/exit.out" 2>&1 ||
@@ -58,6 +65,7 @@ PY
 "$KS_BIN" record -o "$work/fork.pt.trace.json" -- "$PY" "$data/fork_steps.py" >"$work/fork.out" 2>&1 ||
     fail "fork: $(cat "$work/fork.out")"
 check processes "$work/fork.pt.trace.json" 3 2 || fail "fork: $(cat "$work/fork.out")"
+fi
 
 # 3. torch.profiler windows: aten ops only inside the active steps of the schedule
 #    (wait 2, warmup 1, active 2, repeat 2: steps 3-4 and 8-9).
