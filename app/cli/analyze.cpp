@@ -51,18 +51,6 @@ const char* const kUsage =
     "  --hta-max-queue N  queue length counted as full (default 1024)\n"
     "  --hta-cpu-annotations  the breakdown of CPU user annotations instead of GPU ones\n";
 
-bool parseSteps(const std::string& v, int64_t& a, int64_t& b)
-{
-    const size_t dash = v.find('-', 1);
-    const std::string first = v.substr(0, dash),
-                      last = dash == std::string::npos ? first : v.substr(dash + 1);
-    auto one = [](const std::string& s, int64_t& out) {
-        const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-        return r.ec == std::errc() && r.ptr == s.data() + s.size() && out >= 0;
-    };
-    return one(first, a) && one(last, b) && a <= b;
-}
-
 } // namespace
 
 int runAnalyze(const Args& args)
@@ -93,7 +81,7 @@ int runAnalyze(const Args& args)
             }
         } else if (a == "--steps") {
             if (!in.value(v)) return 2;
-            if (!parseSteps(v, stepA, stepB)) {
+            if (!parseNumberRange(v, stepA, stepB)) {
                 in.invalid("A-B (step numbers)", v);
                 return 2;
             }

@@ -39,4 +39,16 @@ void ArgReader::unknownOption() const
     std::fprintf(stderr, "kinetoscope %s: unknown option '%s'\n", m_command, escapeText(arg()).c_str());
 }
 
+bool parseNumberRange(const std::string& v, int64_t& a, int64_t& b)
+{
+    const size_t dash = v.find('-', 1);
+    const std::string first = v.substr(0, dash),
+                      last = dash == std::string::npos ? first : v.substr(dash + 1);
+    auto one = [](const std::string& s, int64_t& out) {
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+        return r.ec == std::errc() && r.ptr == s.data() + s.size() && out >= 0;
+    };
+    return one(first, a) && one(last, b) && a <= b;
+}
+
 } // namespace ks::cli

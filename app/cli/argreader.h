@@ -52,4 +52,7 @@ private:
     size_t m_index = size_t(-1);
 };
 
+// "A-B" or "A": a range of non-negative numbers (steps, instances) with A <= B.
+bool parseNumberRange(const std::string& v, int64_t& a, int64_t& b);
+
 } // namespace ks::cli

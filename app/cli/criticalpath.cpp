@@ -41,18 +41,6 @@ const char* const kUsage =
     "                   starts up, ends down, which drops slices shorter than 1 us)\n"
     "  --row-limit N    contributors listed per window (default 15)\n";
 
-bool parseRange(const std::string& v, int64_t& a, int64_t& b)
-{
-    const size_t dash = v.find('-', 1);
-    const std::string first = v.substr(0, dash),
-                      last = dash == std::string::npos ? first : v.substr(dash + 1);
-    auto one = [](const std::string& s, int64_t& out) {
-        const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-        return r.ec == std::errc() && r.ptr == s.data() + s.size() && out >= 0;
-    };
-    return one(first, a) && one(last, b) && a <= b;
-}
-
 } // namespace
 
 bool wantsCriticalPath(const Args& args)
@@ -91,7 +79,7 @@ int runAnalyzeCriticalPath(const Args& args)
             options.zeroWeightLaunchEdges = true;
         } else if (a == "--steps") {
             if (!in.value(v)) return 2;
-            if (!parseRange(v, stepA, stepB)) {
+            if (!parseNumberRange(v, stepA, stepB)) {
                 in.invalid("A-B (step numbers)", v);
                 return 2;
             }
@@ -104,7 +92,7 @@ int runAnalyzeCriticalPath(const Args& args)
             }
         } else if (a == "--instance") {
             if (!in.value(v)) return 2;
-            if (!parseRange(v, instA, instB)) {
+            if (!parseNumberRange(v, instA, instB)) {
                 in.invalid("I[-J] (0-based instances)", v);
                 return 2;
             }
