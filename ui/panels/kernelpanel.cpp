@@ -97,6 +97,8 @@ void KernelPanel::updateSummary()
                            .arg(m_proxy->rowCount())
                            .arg(k.rows.size())
                            .arg(formatCount(k.gpuCount), formatDuration(k.gpuTotal)));
+    // The bar may be narrower than the line (it no longer widens the window): all of it on hover.
+    m_summary->setToolTip(m_summary->text());
 }
 
 void KernelPanel::setOccurrenceStatus(int index, int total)

@@ -176,6 +176,8 @@ void OperatorPanel::updateSummaryLine()
                            .arg(m_proxy->rowCount())
                            .arg(total)
                            .arg(formatCount(m_report->averages.eventCount())));
+    // The bar may be narrower than the line (it no longer widens the window): all of it on hover.
+    m_summary->setToolTip(m_summary->text());
 }
 
 void OperatorPanel::setOccurrenceStatus(int index, int total)
