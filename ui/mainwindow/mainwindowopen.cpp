@@ -86,7 +86,7 @@ MainWindow* MainWindow::windowForOpen(const QString& what)
             QPushButton* here = box.addButton(QStringLiteral("Open &Here"), QMessageBox::AcceptRole);
             QPushButton* fresh = box.addButton(QStringLiteral("&New Window"), QMessageBox::AcceptRole);
             box.setDefaultButton(here);
-            auto* remember = new QCheckBox(QStringLiteral("&Remember my choice (Edit > Preferences)"), &box);
+            auto* remember = new QCheckBox(QStringLiteral("&Remember my choice (File > Preferences)"), &box);
             box.setCheckBox(remember);
             box.exec();
             if (box.clickedButton() == here)
