@@ -116,9 +116,12 @@ def main():
         assert len(r["collectives"]) == STEPS
 
     report = subprocess.run([KS, "analyze-job", out], stdout=subprocess.PIPE, text=True, check=False).stdout
+    # Rank 5 starts 2 ms late; rank 15, next latest, only 15 us after rank 0: within the 1% of
+    # the step that counts as on time, so (unlike HTA's top-2 rule) it is not named (docs/ranks.md).
     for k in range(1, STEPS + 1):
-        line = "step #%d: start spread 2.005 ms, latest rank 5; stragglers: 5, 15" % k
+        line = "step #%d: start spread 2.005 ms over 16 rank(s), latest rank 5; late: 5\n" % k
         assert line in report, report
+    assert "straggler: rank 5 (3 of 3 steps)" in report, report
     assert "rank 16:" in report and "Failed ranks" in report, report
 
     # The same job on local cores gives the same summaries.
