@@ -61,7 +61,11 @@ CriticalPathPanel::CriticalPathPanel(QWidget* parent) : QWidget(parent)
                                         QStringLiteral("Track")});
     m_table->horizontalHeaderItem(0)->setToolTip(
         QStringLiteral("Time of the critical path spent in this event"));
+    m_table->horizontalHeaderItem(1)->setToolTip(QStringLiteral("Share of the critical path's length"));
     m_table->horizontalHeaderItem(2)->setToolTip(QStringLiteral("HTA's bound_by class of that time"));
+    m_table->horizontalHeaderItem(3)->setToolTip(
+        QStringLiteral("The op, runtime call or kernel (click: select it)"));
+    m_table->horizontalHeaderItem(4)->setToolTip(QStringLiteral("The thread or GPU stream it ran on"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);

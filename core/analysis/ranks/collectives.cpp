@@ -1,6 +1,5 @@
 #include "core/analysis/ranks/collectives.h"
 
-#include "core/analysis/overview/gputimeline.h"
 #include "core/util/saturate.h"
 
 #include <algorithm>
@@ -190,9 +189,8 @@ std::string collectiveOpFromKernelName(std::string_view k)
 
 bool isCommunicationKernelName(std::string_view name)
 {
-    // The Overview's rule (NCCL/RCCL and the libraries TraceLens does not know: NVSHMEM, DeepEP,
-    // MSCCL, HCCL, custom all-reduce kernels), so that a rank's page and the job's agree.
-    return isCommunicationKernel(name);
+    const std::string l = lower(name.substr(0, std::min<size_t>(name.size(), 64)));
+    return l.find("nccl") != std::string::npos || l.find("rccl") != std::string::npos;
 }
 
 int dtypeSize(std::string_view d)

@@ -32,8 +32,7 @@ struct Collective {
 std::string normalizeCollectiveOp(std::string_view name);
 // The op an NCCL/RCCL kernel name carries ("ncclKernel_AllReduce_RING_LL_Sum_float" → allreduce).
 std::string collectiveOpFromKernelName(std::string_view kernelName);
-// Communication kernels as the Overview counts them (isCommunicationKernel: HTA's and TraceLens's
-// nccl/rccl, and NVSHMEM, DeepEP, MSCCL, HCCL and custom collective kernels).
+// HTA's communication kernels: the name mentions nccl (or rccl), in any case.
 bool isCommunicationKernelName(std::string_view name);
 // Bytes per element of a torch dtype name ("Float", "c10::BFloat16", "float", "long int"); 0 if unknown.
 int dtypeSize(std::string_view dtype);
