@@ -5,13 +5,13 @@
 
 #include "core/analysis/compare/runcompare.h"
 #include "core/io/tracereader.h"
+#include "jsonfile.h"
 
 #include <QTest>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <zlib.h>
 
 namespace ks::test {
 
@@ -69,19 +69,6 @@ inline std::map<std::string, int> treeBalance(const TreeAlignment& t)
 inline std::string sharedTrace(const char* name)
 {
     return std::string(KS_SHARED_TRACES) + "/" + name;
-}
-
-inline nlohmann::json readJson(const std::string& path)
-{
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) qFatal("cannot open %s", path.c_str());
-    std::string text;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        text.append(buf, size_t(n));
-    gzclose(f);
-    return nlohmann::json::parse(text);
 }
 
 inline std::unique_ptr<Run> runFromJson(const nlohmann::json& doc)

@@ -5,6 +5,7 @@
 #include "core/analysis/ranks/kjob.h"
 #include "core/io/jobfiles.h"
 #include "core/io/tracereader.h"
+#include "jsonfile.h"
 #include "rankgen.h"
 
 #include <QTemporaryDir>
@@ -17,7 +18,6 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <tuple>
-#include <zlib.h>
 
 using namespace Qt::StringLiterals;
 using namespace ks;
@@ -64,19 +64,6 @@ const CollectiveRow* findRow(const std::vector<CollectiveRow>& rows, const std::
 // HTA's NCCL test trace: rank 0 of 2, three ProfilerSteps, NCCL allreduces on stream 40.
 const char* const kNcclTrace =
     "facebookresearch_HolisticTraceAnalysis__tests__data__nccl_parser_config__nccl_data.json.gz";
-
-nlohmann::json readGzJson(const std::string& path)
-{
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) qFatal("cannot open %s", path.c_str());
-    std::string text;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        text.append(buf, size_t(n));
-    gzclose(f);
-    return nlohmann::json::parse(text);
-}
 
 // A job of `world` copies of one real trace, each claiming its rank; the copy of rank `slow` runs
 // `stretch` times slower: every timestamp and duration scaled from the trace's first timestamp, so
@@ -279,7 +266,7 @@ void TestRanks::identicalRealRanksHaveNoStraggler()
     const std::string trace = std::string(KS_SHARED_TRACES "/") + kNcclTrace;
     if (!QFile::exists(QString::fromStdString(trace))) QSKIP("shared traces not present");
     QTemporaryDir dir;
-    const JobSummary job = runJob(writeCopies(dir, readGzJson(trace), 4), loadRank);
+    const JobSummary job = runJob(writeCopies(dir, test::readJson(trace), 4), loadRank);
     QCOMPARE(job.ranks.size(), size_t(4));
     const StragglerReport s = findStragglers(job);
     QVERIFY2(s.available, s.why.c_str());
@@ -310,7 +297,7 @@ void TestRanks::stretchedRealRankIsTheOnlyStraggler()
     const std::string trace = std::string(KS_SHARED_TRACES "/") + kNcclTrace;
     if (!QFile::exists(QString::fromStdString(trace))) QSKIP("shared traces not present");
     QTemporaryDir dir;
-    const JobSummary job = runJob(writeCopies(dir, readGzJson(trace), world, slow, 1.3), loadRank);
+    const JobSummary job = runJob(writeCopies(dir, test::readJson(trace), world, slow, 1.3), loadRank);
     QCOMPARE(job.ranks.size(), size_t(world));
     const StragglerReport s = findStragglers(job);
     QVERIFY2(s.available, s.why.c_str());
