@@ -34,30 +34,6 @@ bool cpIsBlockingCall(std::string_view name)
     return oneOf(name, k);
 }
 
-bool cpIsLaunchCall(std::string_view name)
-{
-    static constexpr std::array<std::string_view, 12> k{"cudaLaunchKernel",
-                                                        "cudaLaunchKernelExC",
-                                                        "cuLaunchKernel",
-                                                        "cuLaunchKernelEx",
-                                                        "cudaMemcpyAsync",
-                                                        "cudaMemsetAsync",
-                                                        "runFunction - job_prep_and_submit_for_execution",
-                                                        "hipLaunchKernel",
-                                                        "hipExtModuleLaunchKernel",
-                                                        "hipMemsetAsync",
-                                                        "hipMemcpyAsync",
-                                                        "hipMemcpyWithStream"};
-    return oneOf(name, k);
-}
-
-bool cpIsCommKernel(std::string_view name)
-{
-    // (^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)
-    return name.starts_with("nccl") || name.starts_with("hip") || name.starts_with("hccl") ||
-           name.find("ncclKernel") != std::string_view::npos;
-}
-
 bool CpClock::hasSubMicrosecondTimes(const Trace& trace)
 {
     for (size_t t = 0; t < trace.trackCount(); ++t) {

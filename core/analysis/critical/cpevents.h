@@ -15,10 +15,6 @@ bool cpIsLockingRuntime(std::string_view name);
 // Calls that block the CPU until the GPU catches up (BLOCKING_SYNC_CALLS): their own duration is
 // waiting, so it is given weight 0.
 bool cpIsBlockingCall(std::string_view name);
-// Runtime/driver calls that enqueue GPU work (get_runtime_launch_events_mask).
-bool cpIsLaunchCall(std::string_view name);
-// HTA's communication kernels (CommunicateKernelGroupingPattern).
-bool cpIsCommKernel(std::string_view name);
 
 // Times as HTA sees them. HTA rounds a trace with sub-microsecond times to whole microseconds
 // (round_down_time_stamps: starts up, ends down), so a slice shorter than 1 us can end before it

@@ -1,6 +1,7 @@
 // CriticalGraph: the edges of GPU work: launches, kernels on each stream, CUDA synchronisation.
 #include "core/analysis/critical/cpevents.h"
 #include "core/analysis/critical/criticalgraph.h"
+#include "core/analysis/hta/htaevents.h"
 #include "core/analysis/timeline/linkindex.h"
 
 #include <algorithm>
@@ -63,7 +64,7 @@ void FullTraceIndex::build(const Trace& trace, const LinkIndex& links, const CpC
             const int64_t stream = cpStreamOf(trace, ref);
             if (stream == -1) continue;
             const SliceRef rt = links.launchOf(ref);
-            if (!rt.valid() || !cpIsLaunchCall(trace.sliceName(rt))) continue;
+            if (!rt.valid() || !hta::isRuntimeLaunch(trace.sliceName(rt))) continue;
             if (!seenRuntime.emplace(refKey(rt), true).second) continue;
             const TimeNs rts = clock.start(trace, rt);
             launches.push_back(Launch{rts, rt, ref});

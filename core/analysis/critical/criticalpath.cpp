@@ -1,6 +1,7 @@
 #include "core/analysis/critical/criticalpath.h"
 
 #include "core/analysis/critical/cpevents.h"
+#include "core/analysis/hta/htaevents.h"
 #include "core/analysis/timeline/linkindex.h"
 
 #include <algorithm>
@@ -112,7 +113,9 @@ CpBound boundOf(const Trace& trace, const CriticalGraph& g, const CpEdge& e, Sli
         break;
     }
     if (!onGpu(trace, event)) return CpBound::Cpu;
-    return cpIsCommKernel(trace.sliceName(event)) ? CpBound::GpuCommunication : CpBound::GpuCompute;
+    return hta::kernelType(trace.sliceName(event)) == hta::KernelType::Communication
+               ? CpBound::GpuCommunication
+               : CpBound::GpuCompute;
 }
 
 } // namespace

@@ -10,18 +10,6 @@ namespace ks::hta {
 
 namespace {
 
-// TraceSymbolTable.get_runtime_launch_events_mask: the runtime calls that enqueue work on a stream.
-bool isLaunchName(std::string_view n)
-{
-    static const std::string_view names[] = {
-        "cudaMemsetAsync",     "cudaMemcpyAsync",          "cudaLaunchKernel",
-        "cudaLaunchKernelExC", "cuLaunchKernel",           "cuLaunchKernelEx",
-        "hipLaunchKernel",     "hipExtModuleLaunchKernel", "hipMemcpyAsync",
-        "hipMemsetAsync",      "hipMemcpyWithStream",      "runFunction - job_prep_and_submit_for_execution",
-    };
-    return std::find(std::begin(names), std::end(names), n) != std::end(names);
-}
-
 // numpy's percentile with linear interpolation on sorted values.
 double quantile(const std::vector<double>& sorted, double q)
 {
@@ -212,7 +200,7 @@ QueueLengthResult queueLength(const EventTable& table, int64_t maxQueueLength)
     std::unordered_set<int64_t> launchCorrelations;
     for (size_t i = 0; i < ev.size(); ++i) {
         if (ev[i].stream != -1) workByCorrelation[ev[i].correlation].push_back(i);
-        if (ev[i].correlated && isLaunchName(table.str(ev[i].name))) {
+        if (ev[i].correlated && isRuntimeLaunch(table.str(ev[i].name))) {
             launches.push_back(i);
             launchCorrelations.insert(ev[i].correlation);
         }

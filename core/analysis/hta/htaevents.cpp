@@ -273,6 +273,18 @@ EventTable EventTable::build(const Trace& trace)
     return t;
 }
 
+// TraceSymbolTable.get_runtime_launch_events_mask: the runtime calls that enqueue work on a stream.
+bool isRuntimeLaunch(std::string_view n)
+{
+    static const std::string_view names[] = {
+        "cudaMemsetAsync",     "cudaMemcpyAsync",          "cudaLaunchKernel",
+        "cudaLaunchKernelExC", "cuLaunchKernel",           "cuLaunchKernelEx",
+        "hipLaunchKernel",     "hipExtModuleLaunchKernel", "hipMemcpyAsync",
+        "hipMemsetAsync",      "hipMemcpyWithStream",      "runFunction - job_prep_and_submit_for_execution",
+    };
+    return std::find(std::begin(names), std::end(names), n) != std::end(names);
+}
+
 KernelType kernelType(std::string_view n)
 {
     auto starts = [&](std::string_view p) { return n.substr(0, p.size()) == p; };

@@ -68,6 +68,10 @@ private:
     int m_rank = 0;
 };
 
+// TraceSymbolTable.get_runtime_launch_events_mask: the runtime calls that enqueue work on a stream
+// (CUDA, HIP and MTIA spellings).
+bool isRuntimeLaunch(std::string_view name);
+
 // HTA's kernel types (hta/utils/utils.py get_kernel_type), by name: communication first, then
 // memory, then computation; anything else is OTHER.
 enum class KernelType : uint8_t { Communication, Memory, Computation, Other };
