@@ -57,9 +57,8 @@ KernelSummaryModel::KernelSummaryModel(QObject* parent) : RowTableModel(parent)
 {
     using R = KernelSummaryRow;
     setColumns({
-        Column::text(tr("Kernel"), tr("GPU kernel name"),
-                     [](const R& r) { return displayName(r.kernelName); })
-            .withCellToolTip([](const R& r) { return displayName(r.kernelName); }),
+        Column::text(tr("Kernel"), tr("GPU kernel name"), [this](const R& r) { return shownName(r); })
+            .withCellToolTip([this](const R& r) { return shownName(r); }),
         Column::number(
             tr("Total"), tr("Sum of its durations under this op"), [](const R& r) { return us(r.sumUs); },
             [](const R& r) { return r.sumUs; }),
@@ -84,7 +83,13 @@ void KernelSummaryModel::setRows(std::vector<KernelSummaryRow> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_names.clear();
     endResetModel();
+}
+
+const QString& KernelSummaryModel::shownName(const KernelSummaryRow& r) const
+{
+    return m_names.at(size_t(&r - m_rows.data()), m_rows.size(), r.kernelName);
 }
 
 } // namespace ks::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/overview/kernelsummary.h"
+#include "ui/util/displaynames.h"
 #include "ui/util/rowtablemodel.h"
 
 namespace ks::ui {
@@ -31,6 +32,8 @@ public:
     explicit KernelSummaryModel(QObject* parent = nullptr);
     void setRows(std::vector<KernelSummaryRow> rows);
     const KernelSummaryRow* row(int r) const { return rowAt(r); }
+    // The kernel's name as shown (demangled), worked out once per row.
+    const QString& shownName(const KernelSummaryRow& r) const;
 
 protected:
     int rowCountOf() const override { return int(m_rows.size()); }
@@ -41,6 +44,7 @@ protected:
 
 private:
     std::vector<KernelSummaryRow> m_rows;
+    mutable DisplayNames m_names;
 };
 
 } // namespace ks::ui

@@ -111,12 +111,8 @@ int KernelTableModel::rowCountOf() const
 
 QString KernelTableModel::name(const KernelRow& k) const
 {
-    // Demangling a long templated name takes tens of microseconds: once per row, not per paint.
     const size_t row = size_t(&k - m_doc->kernels.rows.data());
-    if (m_names.size() != m_doc->kernels.rows.size()) m_names.assign(m_doc->kernels.rows.size(), QString());
-    QString& n = m_names[row];
-    if (n.isNull()) n = displayName(m_doc->trace->str(k.name));
-    return n;
+    return m_names.at(row, m_doc->kernels.rows.size(), m_doc->trace->str(k.name));
 }
 
 QString KernelTableModel::launchersText(const KernelRow& k, int limit) const

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "ui/util/displaynames.h"
 #include "ui/util/rowtablemodel.h"
 
 #include <memory>
-#include <vector>
 
 namespace ks {
 struct KernelRow;
@@ -53,7 +53,7 @@ private:
     QString launchersText(const KernelRow& k, int limit) const;
 
     std::shared_ptr<const TraceDocument> m_doc;
-    mutable std::vector<QString> m_names; // display names by row, filled as rows are shown
+    mutable DisplayNames m_names;
 };
 
 } // namespace ks::ui
