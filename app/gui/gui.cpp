@@ -3,6 +3,7 @@
 #include "ui/live/livecontroller.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/recentfiles.h"
+#include "ui/panels/samplehint.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -97,6 +98,7 @@ int runGui(int argc, char** argv)
                                       args.compare);
 
     ks::ui::setLiveResources(ks::cli::liveResources());
+    ks::ui::SampleHint::setSamplePath(QString::fromStdString(ks::cli::sampleTracePath()));
     QStringList files = args.files;
     if (files.isEmpty() && args.restore) files = ks::ui::recentfiles::lastSession();
     if (files.isEmpty()) {

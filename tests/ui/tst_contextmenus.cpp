@@ -14,6 +14,7 @@
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -78,6 +79,8 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
+        // Tracks hidden or pinned by an earlier run that stopped half-way are remembered (TrackMemory).
+        QSettings().remove(QStringLiteral("timeline"));
         m_opened = test::openSharedTrace(kBert, &MainWindow::overviewPage, &OverviewPage::computed);
         QVERIFY(m_opened.doc);
         const QTableView* ops = m_opened.window->operatorPanel()->findChild<QTableView*>();

@@ -239,7 +239,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(o.window->timeline()->height() > 0, 5000);
         const int tl = o.window->timeline()->height();
         QVERIFY2(
-            analysis->height() * 100 / o.window->height() <= 32,
+            analysis->height() * 100 / o.window->height() <= 38,
             qPrintable(QStringLiteral("analysis %1 of %2").arg(analysis->height()).arg(o.window->height())));
         QVERIFY2(tl > analysis->height() * 3 / 2, qPrintable(QStringLiteral("timeline %1").arg(tl)));
     }

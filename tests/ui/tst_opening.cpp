@@ -3,6 +3,7 @@
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/tracefiledialog.h"
+#include "ui/panels/samplehint.h"
 #include "ui/util/preferences.h"
 
 #include <QApplication>
@@ -15,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUrl>
 
 using namespace ks;
@@ -87,6 +89,35 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
     }
     void cleanup() { closeAll(); }
+
+    // #30 item 12: the first start shows the bundled sample; a strip says so and offers the next
+    // steps (open, launch, compare) as links; any other trace has no such strip.
+    void theSampleSaysWhatItIsAndWhatToDoNext()
+    {
+        const QString sample = QStringLiteral(KS_SOURCE_DIR "/resources/samples/sample.pt.trace.json.gz");
+        SampleHint::setSamplePath(sample);
+        MainWindow* w = newWindow();
+        QSignalSpy loaded(w, &MainWindow::documentLoaded);
+        w->openPath(sample);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(w->sampleHint()->isVisible());
+        const QString text = w->sampleHint()->text();
+        QVERIFY2(text.contains(QStringLiteral("bundled sample")), qPrintable(text));
+        for (const char* link : {"href='open'", "href='launch'", "href='compare'"})
+            QVERIFY2(text.contains(QLatin1String(link)), link);
+        // The links reach the window: "compare" opens the compare file dialog (closed here).
+        QTimer::singleShot(0, [] {
+            QTRY_VERIFY(QApplication::activeModalWidget());
+            QApplication::activeModalWidget()->close();
+        });
+        emit w->sampleHint()->actionRequested(QStringLiteral("compare"));
+
+        w->setBusyOpen(MainWindow::BusyOpen::Here);
+        w->openPath(shared(kSmall));
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(!w->sampleHint()->isVisible());
+        SampleHint::setSamplePath(QString());
+    }
 
     void anEmptyWindowTakesTheFile()
     {

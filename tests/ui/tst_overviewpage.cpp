@@ -6,6 +6,7 @@
 #include "openedwindow.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
+#include "ui/overview/idletablemodel.h"
 #include "ui/overview/opsummarymodel.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/overview/rooflinechart.h"
@@ -14,9 +15,12 @@
 #include "ui/util/format.h"
 
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
 #include <QLabel>
 #include <QListWidget>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -179,6 +183,60 @@ private slots:
         if (!dir.isEmpty())
             QVERIFY(window->grab().save(QString::fromLocal8Bit(dir) +
                                         u"/overview_record_function_launches.png"_s));
+    }
+
+    // #30 items 12 and 18: at the default layout the Overview fits the Analysis dock (charts and
+    // tables side by side, no scrolling inside the dock); a taller dock stacks them; the GPU-idle
+    // breakdown is a table whose stream names stay on one line.
+    void overviewFitsTheDockWithoutScrolling_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1400x900") << QSize(1400, 900);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void overviewFitsTheDockWithoutScrolling()
+    {
+        QFETCH(QSize, size);
+        auto window = std::make_unique<MainWindow>();
+        window->setInteractive(false);
+        window->setSessionTracking(false);
+        window->resize(size);
+        window->show();
+        QSignalSpy loaded(window.get(), &MainWindow::documentLoaded);
+        QSignalSpy computed(window->overviewPage(), &OverviewPage::computed);
+        window->openPath(ks::test::sharedTracePath(ks::test::kQwen), false);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(!computed.isEmpty() || computed.wait(60000));
+        OverviewPage* page = window->overviewPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->isVisible() && page->height() > 0, 5000);
+        QCoreApplication::processEvents();
+        const QScrollArea* scroll = page->scrollArea();
+        QVERIFY2(
+            scroll->verticalScrollBar()->maximum() == 0,
+            qPrintable(u"page %1 px; content %2 px, minimum %3, height for width %4"_s.arg(page->height())
+                           .arg(scroll->widget()->height())
+                           .arg(scroll->widget()->minimumSizeHint().height())
+                           .arg(scroll->widget()->heightForWidth(scroll->viewport()->width()))));
+        QVERIFY(page->roofline()->height() >= OverviewPage::kChartMinHeight);
+        QVERIFY(page->tables()->isVisible());
+
+        // The idle table: a row per stream of the report, one line each.
+        const OverviewReport* r = page->report();
+        QVERIFY(r && !r->idle.empty());
+        QCOMPARE(page->idleModel()->rowCount(), int(r->idle.size()));
+        const QString stream = page->idleModel()->index(0, 0).data().toString();
+        QVERIFY2(stream.startsWith(u"GPU 0 · Stream"_s) && !stream.contains(u'\n'), qPrintable(stream));
+
+        // Dragged taller (where the window leaves room), the tables go below the charts.
+        if (size.height() < 900) return;
+        auto* dock = window->findChild<QDockWidget*>(u"analysisDock"_s);
+        QVERIFY(dock);
+        window->resizeDocks({dock}, {size.height() * 3 / 4}, Qt::Vertical);
+        QTRY_VERIFY_WITH_TIMEOUT(page->height() >= OverviewPage::kStackedMinHeight, 5000);
+        QTRY_VERIFY(page->isStacked());
+        window->resizeDocks({dock}, {330}, Qt::Vertical);
+        QTRY_VERIFY(!page->isStacked());
     }
 };
 

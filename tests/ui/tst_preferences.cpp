@@ -5,6 +5,9 @@
 #include "ui/mainwindow/exportmenu.h"
 #include "ui/mainwindow/preferencesdialog.h"
 #include "ui/overview/overviewpage.h"
+#include "ui/panels/kernelpanel.h"
+#include "ui/panels/kerneltablemodel.h"
+#include "ui/util/format.h"
 #include "ui/util/preferences.h"
 #include "ui/util/theme.h"
 
@@ -170,6 +173,39 @@ private slots:
         QCOMPARE(lines.size(), 9);
         QVERIFY(lines[3].contains(QStringLiteral("ms ")));
         QVERIFY(!lines[3].contains(QStringLiteral("us ")));
+        Preferences::instance().setTimeUnit(QString());
+    }
+
+    // The time unit applies to durations on screen too, not only to the tables the viewer writes.
+    void timeUnitAppliesToOnScreenDurations()
+    {
+        Preferences::instance().setTimeUnit(QString());
+        QCOMPARE(formatDuration(850), QStringLiteral("850 ns"));
+        QCOMPARE(formatDuration(12'345'678), QStringLiteral("12.3 ms"));
+        test::OpenedWindow o =
+            test::openSharedTrace(kBert, &MainWindow::overviewPage, &OverviewPage::computed);
+        QVERIFY(o.doc);
+        const QAbstractItemModel* kernels = o.window->kernelPanel()->model();
+        QVERIFY(kernels && kernels->rowCount() > 0);
+        const QModelIndex total = kernels->index(0, KernelTableModel::Total);
+        const QString automatic = total.data().toString();
+
+        Preferences::instance().setTimeUnit(QStringLiteral("ms"));
+        QCOMPARE(formatDuration(850), QStringLiteral("0.000850 ms"));
+        QCOMPARE(formatDuration(12'345'678), QStringLiteral("12.3 ms"));
+        QCOMPARE(formatDuration(1'234'567'890), QStringLiteral("1235 ms"));
+        QVERIFY2(total.data().toString().endsWith(QStringLiteral(" ms")),
+                 qPrintable(total.data().toString()));
+        Preferences::instance().setTimeUnit(QStringLiteral("us"));
+        QCOMPARE(formatDuration(850), QStringLiteral("0.850 µs"));
+        QCOMPARE(formatDuration(12'345'678), QStringLiteral("12346 µs"));
+        Preferences::instance().setTimeUnit(QStringLiteral("s"));
+        QCOMPARE(formatDuration(1'234'567'890), QStringLiteral("1.23 s"));
+        // Stored: a new process (reload) shows the same unit.
+        Preferences::instance().reload();
+        QCOMPARE(formatDuration(12'345'678), QStringLiteral("0.0123 s"));
+        Preferences::instance().setTimeUnit(QString());
+        QCOMPARE(total.data().toString(), automatic);
     }
 };
 

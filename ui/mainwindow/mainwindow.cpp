@@ -19,6 +19,7 @@
 #include "ui/panels/kernelpanel.h"
 #include "ui/panels/operatorpanel.h"
 #include "ui/panels/rangepanel.h"
+#include "ui/panels/samplehint.h"
 #include "ui/panels/searchbar.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/util/format.h"
@@ -68,7 +69,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowTitle(QStringLiteral("Kinetoscope"));
     resize(1600, 1000);
     windows().append(this);
-    Preferences::instance(); // applies the stored colour scheme
+    Preferences::instance(); // applies the stored colour scheme and time unit
+    // Durations are formatted when painted; a new time unit shows at the next paint of each view.
+    connect(&Preferences::instance(), &Preferences::changed, this, [this] {
+        for (QWidget* w : findChildren<QWidget*>())
+            w->update();
+    });
 
     m_loader = new DocumentLoader(this);
     m_stack = new QStackedWidget(this);
@@ -79,9 +85,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tl->setContentsMargins(0, 0, 0, 0);
     tl->setSpacing(0);
     m_banner = new Banner(m_timelinePage);
+    m_sampleHint = new SampleHint(m_timelinePage);
+    connect(m_sampleHint, &SampleHint::actionRequested, this, [this](const QString& action) {
+        if (action == QLatin1String("open"))
+            openDialog();
+        else if (action == QLatin1String("launch"))
+            showLaunchDialog();
+        else if (action == QLatin1String("compare"))
+            compareDialog();
+    });
     m_search = new SearchBar(m_timelinePage);
     m_search->hide();
     m_timeline = new TimelineView(m_timelinePage);
+    tl->addWidget(m_sampleHint);
     tl->addWidget(m_banner);
     tl->addWidget(m_search);
     tl->addWidget(m_timeline, 1);
@@ -389,6 +405,7 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
     if (doc->truncated)
         warnings.prepend(QStringLiteral("The file ends early (truncated); showing what could be read."));
     m_banner->showMessages(warnings);
+    m_sampleHint->setVisible(!m_live && SampleHint::isSample(doc->path));
     const Trace& t = *doc->trace;
     m_statusSummary->setText(QStringLiteral("%1 events · %2 slices · %3 · loaded in %4 s")
                                  .arg(formatCount(doc->loadStats.events), formatCount(t.sliceCount()),

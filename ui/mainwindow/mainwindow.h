@@ -36,6 +36,7 @@ class CriticalPathPanel;
 class InfoPanel;
 class SearchBar;
 class Banner;
+class SampleHint;
 class LiveController;
 class ExportMenu;
 
@@ -79,6 +80,7 @@ public:
     InfoPanel* infoPanel() const { return m_info; }
     SearchBar* searchBar() const { return m_search; }
     Banner* banner() const { return m_banner; }
+    SampleHint* sampleHint() const { return m_sampleHint; }
     ExportMenu* exportMenu() const { return m_exportMenu; }
     // Whether the docks show "Loading…" in place of the previous trace's panels.
     bool docksCovered() const;
@@ -184,6 +186,7 @@ private:
     QLabel* m_loadingLabel;
     QProgressBar* m_progress;
     Banner* m_banner;
+    SampleHint* m_sampleHint;
     SearchBar* m_search;
     TimelineView* m_timeline;
     DetailsPanel* m_details;

@@ -155,11 +155,12 @@ void MainWindow::addLayoutActions(QMenu* view)
 
 void MainWindow::applyDefaultProportions()
 {
-    // Most of the height goes to the timeline: the analysis tabs start at about a quarter of the
-    // window (their tables scroll), the details column at about a quarter of the width.
+    // Most of the height goes to the timeline; the analysis tabs start at about a third of the
+    // window, at least what the Overview needs to show its charts and tables side by side without
+    // scrolling (#30 item 12); the details column gets about a quarter of the width.
     const int h = std::max(height(), 600);
     const int w = std::max(width(), 800);
-    const int bottom = std::clamp(h * 26 / 100, 180, 320);
+    const int bottom = std::clamp(h * 36 / 100, 320, 520);
     const int side = std::clamp(w * 24 / 100, 300, 440);
     resizeDocks({m_analysisDock}, {bottom}, Qt::Vertical);
     resizeDocks({m_detailsDock}, {side}, Qt::Horizontal);

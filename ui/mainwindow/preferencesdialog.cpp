@@ -37,9 +37,10 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent)
     m_timeUnit->addItem(QStringLiteral("Milliseconds (ms)"), QStringLiteral("ms"));
     m_timeUnit->addItem(QStringLiteral("Microseconds (us)"), QStringLiteral("us"));
     m_timeUnit->setCurrentIndex(std::max(0, m_timeUnit->findData(prefs.timeUnit())));
-    m_timeUnit->setToolTip(QStringLiteral("The unit of every time in the torch tables the viewer writes "
-                                          "(Copy table, File > Export), like table(time_unit=...)"));
-    form->addRow(QStringLiteral("Table &time unit:"), m_timeUnit);
+    m_timeUnit->setToolTip(QStringLiteral("The unit of every duration on screen (tables, details, tooltips) "
+                                          "and in the torch tables the viewer writes (Copy table, File > "
+                                          "Export), like table(time_unit=...)"));
+    form->addRow(QStringLiteral("&Time unit:"), m_timeUnit);
 
     m_rowLimit = new QSpinBox(this);
     m_rowLimit->setRange(-1, 1000000);

@@ -1,6 +1,7 @@
 #include "ui/overview/overviewpage.h"
 
 #include "ui/document/tracedocument.h"
+#include "ui/overview/idletablemodel.h"
 #include "ui/overview/opsummarymodel.h"
 #include "ui/overview/rooflinechart.h"
 #include "ui/overview/stepbreakdownchart.h"
@@ -15,12 +16,22 @@
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace ks::ui {
 
 namespace {
+
+// The page's content as its scroll area sizes it: no taller than the area unless its minimum is.
+// A word-wrapped label makes the layout report a height for width computed from the charts'
+// preferred sizes, and QScrollArea would make the content that tall and scroll it.
+class FittedContent : public QWidget {
+public:
+    using QWidget::QWidget;
+    int heightForWidth(int) const override { return -1; }
+};
 
 QString qs(const std::string& s)
 {
@@ -31,33 +42,36 @@ QString qs(const std::string& s)
 
 OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent)
 {
-    // The page scrolls inside the Analysis dock rather than squeezing its charts to nothing.
+    // The charts and findings, then the tables (in tabs), stacked when the Analysis dock is tall
+    // and side by side when it is short (adaptLayout), so the page fits the dock instead of
+    // scrolling inside it; it scrolls only below the side-by-side minimum.
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    outer->addWidget(scroll);
-    auto* content = new QWidget(scroll);
-    content->setMinimumHeight(560);
-    scroll->setWidget(content);
-    auto* layout = new QVBoxLayout(content);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(m_scroll);
+    m_content = new FittedContent(m_scroll);
+    m_scroll->setWidget(m_content);
+    auto* layout = new QVBoxLayout(m_content);
     layout->setContentsMargins(4, 4, 4, 4);
-    m_summary = new QLabel(content);
+    m_summary = new QLabel(m_content);
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
 
-    auto* rows = new QSplitter(Qt::Vertical, content);
-    auto* top = new QSplitter(Qt::Horizontal, rows);
+    m_rows = new QSplitter(Qt::Vertical, m_content);
+    auto* top = new QSplitter(Qt::Horizontal, m_rows);
     m_steps = new StepBreakdownChart(top);
     // The charts' minimums and the findings' title decide the Analysis dock's minimum width, and so
     // the window's: kept so that the window fits 1024 px (#30 item 1).
-    m_steps->setMinimumSize(200, 230);
+    m_steps->setMinimumSize(150, kChartMinHeight);
     m_roofline = new RooflineChart(top);
-    m_roofline->setMinimumSize(240, 230);
+    m_roofline->setMinimumSize(240, kChartMinHeight);
     auto* right = new QWidget(top);
+    m_findingsBox = right;
+    m_top = top;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* findingsTitle = new QLabel(tr("<b>Findings</b> — click one to see its events"), right);
@@ -76,38 +90,43 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent)
     top->addWidget(m_steps);
     top->addWidget(m_roofline);
     top->addWidget(right);
-    top->setStretchFactor(0, 3);
+    // A few steps' bars need less width than the roofline's points and labels.
+    top->setStretchFactor(0, 2);
     top->setStretchFactor(1, 3);
     top->setStretchFactor(2, 3);
 
-    auto* bottom = new QSplitter(Qt::Horizontal, rows);
+    m_tables = new QTabWidget(m_rows);
+    m_tables->setObjectName(QStringLiteral("overviewTables"));
+    m_tables->setDocumentMode(true);
     m_ops = new OpSummaryModel(this);
     m_opsProxy = new QSortFilterProxyModel(this);
     m_opsProxy->setSourceModel(m_ops);
     m_opsProxy->setSortRole(TableModel::SortRole);
-    QTableView* ops = newStatsTable(m_opsProxy, bottom);
+    QTableView* ops = newStatsTable(m_opsProxy, m_tables);
     ops->sortByColumn(1, Qt::DescendingOrder);
     m_kernelRows = new KernelSummaryModel(this);
     m_kernelsProxy = new QSortFilterProxyModel(this);
     m_kernelsProxy->setSourceModel(m_kernelRows);
     m_kernelsProxy->setSortRole(TableModel::SortRole);
-    QTableView* kernels = newStatsTable(m_kernelsProxy, bottom);
+    QTableView* kernels = newStatsTable(m_kernelsProxy, m_tables);
     kernels->sortByColumn(1, Qt::DescendingOrder);
-    m_idle = new QLabel(bottom);
-    m_idle->setTextFormat(Qt::RichText);
-    m_idle->setWordWrap(true);
-    m_idle->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    bottom->addWidget(ops);
-    bottom->addWidget(kernels);
-    bottom->addWidget(m_idle);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 4);
-    bottom->setStretchFactor(2, 2);
-    rows->addWidget(top);
-    rows->addWidget(bottom);
-    rows->setStretchFactor(0, 3);
-    rows->setStretchFactor(1, 2);
-    layout->addWidget(rows, 1);
+    m_idle = new IdleTableModel(this);
+    m_idleProxy = new QSortFilterProxyModel(this);
+    m_idleProxy->setSourceModel(m_idle);
+    m_idleProxy->setSortRole(TableModel::SortRole);
+    QTableView* idle = newStatsTable(m_idleProxy, m_tables);
+    idle->setObjectName(QStringLiteral("idleTable"));
+    idle->sortByColumn(1, Qt::DescendingOrder);
+    m_tables->addTab(ops, tr("Ops by kernel time"));
+    m_tables->addTab(kernels, tr("Kernels by op"));
+    m_tables->addTab(idle, tr("GPU idle time"));
+    m_tables->setTabToolTip(0, tr("TraceLens's ops_summary: each kernel-launching op with its kernel time"));
+    m_tables->setTabToolTip(1, tr("TraceLens's kernel_summary: kernels by launching op"));
+    m_tables->setTabToolTip(2, tr("HTA's idle time breakdown per GPU stream"));
+    m_rows->addWidget(top);
+    m_rows->addWidget(m_tables);
+    layout->addWidget(m_rows, 1);
+    adaptLayout();
 
     connect(m_steps, &StepBreakdownChart::stepsClicked, this,
             [this](qint64 from, qint64 to, const QString&) { emit rangeRequested(from, to); });
@@ -208,7 +227,7 @@ void OverviewPage::recompute()
         m_summary->setText(tr("No trace loaded."));
         m_findings->clear();
         m_steps->setBreakdown(StepBreakdown());
-        m_idle->clear();
+        m_idle->setIdle(nullptr, {});
         m_ops->setRows({});
         m_kernelRows->setRows({});
         return;
@@ -286,23 +305,54 @@ QString OverviewPage::gpuHtml(const OverviewReport& r) const
              part(m.exposedMemcpy), formatDuration(m.total));
 }
 
-QString OverviewPage::idleHtml(const OverviewReport& r) const
+void OverviewPage::resizeEvent(QResizeEvent* e)
 {
-    if (r.idle.empty()) return {};
-    QString rows;
-    for (const StreamIdle& s : r.idle) {
-        const Trace& t = *m_doc->trace;
-        const QString where = QString::fromStdString(t.processLabel(t.track(s.track).process)) +
-                              QStringLiteral(" · ") + QString::fromStdString(t.trackLabel(s.track));
-        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
-                               "<td align=right>%4</td></tr>")
-                    .arg(where.toHtmlEscaped(), formatDuration(s.time[size_t(IdleCategory::HostWait)]),
-                         formatDuration(s.time[size_t(IdleCategory::KernelWait)]),
-                         formatDuration(s.time[size_t(IdleCategory::Other)]));
+    QWidget::resizeEvent(e);
+    adaptLayout();
+}
+
+bool OverviewPage::isStacked() const
+{
+    return m_rows->orientation() == Qt::Vertical;
+}
+
+void OverviewPage::adaptLayout()
+{
+    // Stacked (a tall page): the charts and findings above, the tables below. Side by side (a
+    // short one): the two charts, then the findings as the first of the table tabs, so no column
+    // is squeezed below what it needs. The scroll area's minimum follows: only a page shorter
+    // than the side-by-side minimum scrolls.
+    const bool stack = height() >= kStackedMinHeight;
+    const Qt::Orientation o = stack ? Qt::Vertical : Qt::Horizontal;
+    const int along = stack ? m_rows->height() : m_rows->width();
+    const bool turn = m_rows->orientation() != o || m_content->minimumHeight() == 0;
+    // Shared out once the page has a real size (it is laid out at 0 × 0 first), and again at
+    // each turn; a user's drag of the divider stands otherwise.
+    if (!turn) {
+        if (!m_rowsSized && along >= 300) {
+            m_rows->setSizes(stack ? QList<int>{along * 3 / 5, along * 2 / 5}
+                                   : QList<int>{along * 11 / 20, along * 9 / 20});
+            m_rowsSized = true;
+        }
+        return;
     }
-    return tr("<b>GPU idle time</b> (HTA's breakdown)<table cellspacing=4><tr><th align=left>stream</th>"
-              "<th>host wait</th><th>kernel wait</th><th>other</th></tr>%1</table>")
-        .arg(rows);
+    const bool findingsInTabs = m_tables->indexOf(m_findingsBox) >= 0;
+    if (stack && findingsInTabs) {
+        m_tables->removeTab(m_tables->indexOf(m_findingsBox));
+        m_top->addWidget(m_findingsBox);
+        m_top->setStretchFactor(2, 3);
+    } else if (!stack && !findingsInTabs) {
+        m_tables->insertTab(0, m_findingsBox, tr("Findings"));
+        m_tables->setTabToolTip(0, tr("What stands out, and why: click one to see its events"));
+        m_tables->setCurrentIndex(0);
+    }
+    m_findingsBox->show();
+    m_rows->setOrientation(o);
+    m_content->setMinimumHeight(stack ? kStackedMinHeight : kChartMinHeight + 60);
+    // A splitter keeps its old sizes when only its orientation changes: share it out again.
+    m_rowsSized = along >= 300;
+    if (along > 0)
+        m_rows->setSizes(stack ? QList<int>{along * 3 / 5, along * 2 / 5} : QList<int>{along * 11 / 20, along * 9 / 20});
 }
 
 void OverviewPage::show(std::shared_ptr<const OverviewReport> report)
@@ -311,7 +361,7 @@ void OverviewPage::show(std::shared_ptr<const OverviewReport> report)
     const OverviewReport& r = *m_report;
     m_summary->setText(summaryHtml(r));
     m_steps->setBreakdown(r.steps);
-    m_idle->setText(idleHtml(r));
+    m_idle->setIdle(m_doc ? m_doc->trace.get() : nullptr, r.idle);
     m_roofline->setReport(r);
     m_ops->setRows(r.gpu.kernelsByCode.ops);
     m_kernelRows->setRows(r.gpu.kernelsByCode.kernels);

@@ -9,6 +9,9 @@
 
 class QLabel;
 class QListWidget;
+class QScrollArea;
+class QSplitter;
+class QTabWidget;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -19,6 +22,7 @@ class StepBreakdownChart;
 class RooflineChart;
 class OpSummaryModel;
 class KernelSummaryModel;
+class IdleTableModel;
 
 // The first page of the Analysis panel: where the step time goes and why, for the whole trace or
 // the range selected on the timeline. Computed off the GUI thread (JobTracker); every mark asks the
@@ -44,6 +48,15 @@ public:
     RooflineChart* roofline() const { return m_roofline; }
     OpSummaryModel* opModel() const { return m_ops; }
     KernelSummaryModel* kernelModel() const { return m_kernelRows; }
+    IdleTableModel* idleModel() const { return m_idle; }
+    QTabWidget* tables() const { return m_tables; }
+    QScrollArea* scrollArea() const { return m_scroll; }
+    // Whether the tables are below the charts (a tall page) or beside them (a short one).
+    bool isStacked() const;
+
+    static constexpr int kChartMinHeight = 200;
+    // The page height from which the tables go below the charts.
+    static constexpr int kStackedMinHeight = 520;
     // Slices named `name` (of the given kind, any when Other) within the page's scope, in start order.
     std::vector<SliceRef> slicesNamed(const QString& name, bool gpuWork) const;
 
@@ -52,11 +65,14 @@ signals:
     void rangeRequested(qint64 from, qint64 to);
     void computed();
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void adaptLayout();
     void recompute();
     void show(std::shared_ptr<const OverviewReport> report);
     QString summaryHtml(const OverviewReport& r) const;
-    QString idleHtml(const OverviewReport& r) const;
     QString gpuHtml(const OverviewReport& r) const;
 
     std::shared_ptr<const TraceDocument> m_doc;
@@ -67,9 +83,17 @@ private:
     bool m_growing = false;
     QString m_devicePeak; // Preferences' text the shown report was computed with
     JobTracker m_jobs{this};
+    QScrollArea* m_scroll;
+    QWidget* m_content;
+    QSplitter* m_rows;
+    QSplitter* m_top;         // the charts (and the findings, when stacked)
+    QWidget* m_findingsBox;   // title + list: in m_top when stacked, else the first table tab
+    bool m_rowsSized = false; // m_rows shared out at a real size since the last turn
+    QTabWidget* m_tables;
     QLabel* m_summary;
     StepBreakdownChart* m_steps;
-    QLabel* m_idle;
+    IdleTableModel* m_idle;
+    QSortFilterProxyModel* m_idleProxy;
     QListWidget* m_findings;
     RooflineChart* m_roofline;
     OpSummaryModel* m_ops;

@@ -1,18 +1,37 @@
 #include "ui/overview/rooflinechart.h"
 
 #include "ui/util/charttheme.h"
+#include "ui/util/format.h"
 #include "ui/util/theme.h"
 
 #include <QChart>
+#include <QFontMetrics>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 namespace ks::ui {
+
+namespace {
+
+// TraceLens's sheet names, shortened for the legend ("UnaryElementwise" → "Unary"); the point
+// tooltips say the full name.
+QString legendName(const std::string& sheet)
+{
+    QString n = QString::fromStdString(sheet);
+    n.remove(QStringLiteral("Elementwise"));
+    n.replace(QStringLiteral("Normalization"), QStringLiteral("Norm"));
+    n.replace(u'_', u' ');
+    return n.isEmpty() ? QString::fromStdString(sheet) : n;
+}
+
+} // namespace
 
 RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
 {
@@ -20,6 +39,13 @@ RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
     c->setAnimationOptions(QChart::NoAnimation);
     c->setMargins(QMargins(2, 2, 2, 2));
     c->legend()->setAlignment(Qt::AlignBottom);
+    // Markers drawn as the series are (dots for ops, a line for the roof), and the full name on
+    // hover where a narrow chart elides the label.
+    c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    c->legend()->setShowToolTips(true);
+    QFont small = c->legend()->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    c->legend()->setFont(small);
     c->setTitle(tr("Roofline"));
     m_x = new QLogValueAxis(this);
     m_x->setTitleText(tr("FLOP / byte"));
@@ -55,8 +81,12 @@ void RooflineChart::setReport(const OverviewReport& r)
         xmin = std::min(xmin, 0.1);
         xmax = std::max(xmax, r.peak->tflopsBf16 / r.peak->memoryTBps * 10);
     }
-    if (m_data.empty() && !roof) {
-        c->setTitle(tr("Roofline: no op with a performance model in this range"));
+    const QString empty = emptyReason(r);
+    // Axes over nothing would show a meaningless range; the title says why there is nothing.
+    m_x->setVisible(empty.isEmpty());
+    m_y->setVisible(empty.isEmpty());
+    if (!empty.isEmpty()) {
+        c->setTitle(empty);
         return;
     }
     xmin = std::pow(10, std::floor(std::log10(std::max(1e-3, xmin))));
@@ -81,6 +111,9 @@ void RooflineChart::setReport(const OverviewReport& r)
         c->addSeries(line);
         line->attachAxis(m_x);
         line->attachAxis(m_y);
+        // The title names the roof; the legend's width goes to the op families.
+        for (QLegendMarker* m : c->legend()->markers(line))
+            m->setVisible(false);
     } else {
         c->setTitle(
             tr("Roofline: device %1 not in the peak table (set it in File > Preferences > Device peaks)")
@@ -92,7 +125,7 @@ void RooflineChart::setReport(const OverviewReport& r)
         QScatterSeries*& s = bySheet[p.sheet];
         if (!s) {
             s = new QScatterSeries(this);
-            s->setName(QString::fromStdString(p.sheet));
+            s->setName(legendName(p.sheet));
             s->setMarkerSize(9);
             s->setColor(pal.series[colour++ % pal.series.size()]);
             s->setBorderColor(Qt::transparent);
@@ -101,27 +134,101 @@ void RooflineChart::setReport(const OverviewReport& r)
             s->attachAxis(m_y);
             const std::string sheet = p.sheet;
             connect(s, &QScatterSeries::clicked, this, [this, sheet](const QPointF& at) {
-                // The nearest point of this sheet (log distance).
-                const RooflinePoint* best = nullptr;
-                double bestD = 1e300;
-                for (const RooflinePoint& q : m_data) {
-                    if (q.sheet != sheet) continue;
-                    const double dx = std::log10(q.flopsPerByte / at.x()),
-                                 dy = std::log10(q.tflopsPerS / at.y());
-                    if (dx * dx + dy * dy < bestD) {
-                        bestD = dx * dx + dy * dy;
-                        best = &q;
-                    }
-                }
-                if (best) {
+                if (const RooflinePoint* best = nearest(sheet, at)) {
                     const std::string name = best->label.substr(0, best->label.find(' '));
                     emit opClicked(QString::fromStdString(name), QString::fromStdString(best->label));
                 }
+            });
+            connect(s, &QScatterSeries::hovered, this, [this, sheet](const QPointF& at, bool over) {
+                if (over)
+                    QToolTip::showText(QCursor::pos(), pointToolTip(sheet, at), this);
+                else
+                    QToolTip::hideText();
             });
         }
         s->append(p.flopsPerByte, p.tflopsPerS);
         ++m_points;
     }
+    placeLegend();
+}
+
+void RooflineChart::resizeEvent(QResizeEvent* e)
+{
+    QChartView::resizeEvent(e);
+    placeLegend();
+}
+
+void RooflineChart::placeLegend()
+{
+    QLegend* legend = chart()->legend();
+    const QFontMetrics fm(legend->font());
+    int below = 0, beside = 0;
+    for (QLegendMarker* m : legend->markers()) {
+        if (!m->isVisible()) continue;
+        const int w = fm.horizontalAdvance(m->label()) + fm.height() * 2;
+        below += w;
+        beside = std::max(beside, w);
+    }
+    // Beside the plot only while that leaves the plot its minimum width; a narrower chart keeps
+    // the legend below, labels elided, each with its full name as a tooltip.
+    const bool right = below + 20 > width() && width() - beside >= kMinPlotWidth;
+    const Qt::Alignment want = right ? Qt::AlignRight : Qt::AlignBottom;
+    if (legend->alignment() != want) legend->setAlignment(want);
+}
+
+const RooflinePoint* RooflineChart::nearest(const std::string& sheet, const QPointF& at) const
+{
+    // The nearest point of this sheet, in log distance as the axes draw it.
+    const RooflinePoint* best = nullptr;
+    double bestD = 1e300;
+    if (!(at.x() > 0) || !(at.y() > 0)) return nullptr;
+    for (const RooflinePoint& q : m_data) {
+        if (q.sheet != sheet) continue;
+        const double dx = std::log10(q.flopsPerByte / at.x()), dy = std::log10(q.tflopsPerS / at.y());
+        if (dx * dx + dy * dy < bestD) {
+            bestD = dx * dx + dy * dy;
+            best = &q;
+        }
+    }
+    return best;
+}
+
+QString RooflineChart::pointToolTip(const std::string& sheet, const QPointF& at) const
+{
+    const RooflinePoint* p = nearest(sheet, at);
+    if (!p) return {};
+    QString text = tr("<b>%1</b> (%2)<br>%3 FLOP/byte, %4 TFLOPS/s achieved (mean of %5)")
+                       .arg(QString::fromStdString(p->label).toHtmlEscaped(),
+                            QString::fromStdString(p->sheet).toHtmlEscaped())
+                       .arg(p->flopsPerByte, 0, 'g', 3)
+                       .arg(p->tflopsPerS, 0, 'g', 3)
+                       .arg(p->calls == 1 ? tr("1 call") : tr("%1 calls").arg(formatCount(p->calls)));
+    if (p->roofTflops > 0)
+        text += tr("<br>%1% of the attainable %2 TFLOPS/s (%3)")
+                    .arg(100.0 * p->fractionOfRoof(), 0, 'f', 1)
+                    .arg(p->roofTflops, 0, 'g', 3)
+                    .arg(p->roofTflops < p->computeRoofTflops ? tr("memory-bound here")
+                                                              : tr("compute-bound here"));
+    text += tr("<br>GPU time %1 in total; click to select its calls")
+                .arg(formatDuration(int64_t(p->kernelUs * 1e3 + 0.5)));
+    return text;
+}
+
+QString RooflineChart::emptyReason(const OverviewReport& r)
+{
+    if (!r.roofline.empty()) return {};
+    size_t rows = 0, withoutGpu = 0;
+    for (const PerfSheet& sheet : r.gpu.perfSheets)
+        for (const PerfRow& row : sheet.rows) {
+            ++rows;
+            withoutGpu += !(row.tflopsPerS.mean > 0);
+        }
+    if (rows == 0)
+        return tr("Roofline: no op here has a performance model (GEMM, convolution, attention, "
+                  "normalization, elementwise with shapes); record with record_shapes=True");
+    if (withoutGpu == rows)
+        return tr("Roofline: %1 modelled op shapes, none with GPU work under it in this range").arg(rows);
+    return tr("Roofline: %1 modelled op shapes, none with a known data size (dtype) and GPU time").arg(rows);
 }
 
 } // namespace ks::ui

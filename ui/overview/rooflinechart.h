@@ -17,11 +17,24 @@ public:
     explicit RooflineChart(QWidget* parent = nullptr);
     void setReport(const OverviewReport& report);
     int pointCount() const { return m_points; }
+    static constexpr int kMinPlotWidth = 240;
+    // The tooltip of the point nearest `at` (data coordinates) in `sheet`; empty when none.
+    QString pointToolTip(const std::string& sheet, const QPointF& at) const;
+    // Why nothing is plotted (the chart's title then), or empty when points are.
+    static QString emptyReason(const OverviewReport& report);
 
 signals:
     void opClicked(const QString& opName, const QString& label);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    // Below the plot when every label fits there, else to its right, one per line: Qt elides
+    // legend labels to nothing rather than wrap them (#30 item 3).
+    void placeLegend();
+    const RooflinePoint* nearest(const std::string& sheet, const QPointF& at) const;
+
     QLogValueAxis* m_x;
     QLogValueAxis* m_y;
     std::vector<RooflinePoint> m_data;

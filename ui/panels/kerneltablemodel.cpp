@@ -36,6 +36,14 @@ QString withVariants(const std::string& v, int variants)
     return s;
 }
 
+QString eligibleText(const KernelRow& k)
+{
+    if (k.attributedLaunches == 0) return {};
+    if (k.tcEligibleLaunches == k.attributedLaunches) return u"Yes"_s;
+    if (k.tcEligibleLaunches == 0) return u"No"_s;
+    return formatPercent(double(k.tcEligibleLaunches) / double(k.attributedLaunches)) + u" of launches"_s;
+}
+
 } // namespace
 
 KernelTableModel::KernelTableModel(QObject* parent) : RowTableModel(parent)
@@ -80,9 +88,33 @@ KernelTableModel::KernelTableModel(QObject* parent) : RowTableModel(parent)
             [](K k) { return k.sharedMemory >= 0 ? formatBytes(double(k.sharedMemory)) : QString(); },
             [](K k) { return qlonglong(k.sharedMemory); }),
         C::number(
-            u"Est. occupancy"_s, u"Mean of the trace's \"est. achieved occupancy %\""_s,
+            u"Blocks/SM"_s,
+            u"Mean blocks per SM: blocks of this kernel / SMs of the GPU, the duration-weighted mean over "
+            "its launches (TensorBoard's definition). Below 1, some SMs had no block."_s,
+            [](K k) { return k.blocksPerSm >= 0 ? QString::number(k.blocksPerSm, 'f', 2) : QString(); },
+            [](K k) { return k.blocksPerSm; }),
+        C::number(
+            u"Est. occupancy"_s,
+            u"Mean estimated achieved occupancy: the trace's \"est. achieved occupancy %\", the "
+            "duration-weighted mean over its launches (TensorBoard's definition)"_s,
             [](K k) { return k.occupancy >= 0 ? QString::number(k.occupancy, 'f', 1) + u'%' : QString(); },
             [](K k) { return k.occupancy; }),
+        C::text(u"Tensor Cores"_s,
+                u"Whether this kernel uses Tensor Cores, judged from its name as TensorBoard does "
+                "(hmma, 16816, xmma_gemm, …)"_s,
+                [](K k) {
+                    return k.kind != EventKind::Kernel ? QString() : k.tensorCores ? u"Yes"_s : u"No"_s;
+                }),
+        C::text(
+            u"TC eligible"_s,
+            u"Whether the ops that launched it can use Tensor Cores (TensorBoard's list of convolution, "
+            "matmul and RNN-cell ops, or any op launching a Tensor Core kernel); a share when only some "
+            "launches came from such ops"_s,
+            [](K k) { return eligibleText(k); },
+            [](K k) {
+                return k.attributedLaunches ? double(k.tcEligibleLaunches) / double(k.attributedLaunches)
+                                            : -1.0;
+            }),
         C::text(
             u"Launched by"_s, u"CPU ops that launched it, with launch counts"_s,
             [this](K k) { return launchersText(k, 2); }, [this](K k) { return launchersText(k, 1); })

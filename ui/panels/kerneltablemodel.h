@@ -32,7 +32,10 @@ public:
         Block,
         Registers,
         SharedMemory,
+        BlocksPerSm,
         Occupancy,
+        TensorCores,
+        TensorCoresEligible,
         LaunchedBy,
         ColumnCount
     };

@@ -4,6 +4,7 @@
 #include "ui/document/tracedocument.h"
 #include "ui/timeline/timelinehittest.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/timeline/trackmemory.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -118,14 +119,18 @@ QMenu* TimelineView::contextMenuAt(const QPoint& pos, QWidget* parent)
 
 void TimelineView::setTrackHidden(TrackId track, bool hidden)
 {
+    if (!m_doc) return;
     m_renderer.layout().setTrackHidden(track, hidden);
+    TrackMemory::setHidden(*m_doc->trace, track, hidden);
     updateScrollBars();
     viewport()->update();
 }
 
 void TimelineView::showAllTracks()
 {
+    if (!m_doc) return;
     m_renderer.layout().showAllTracks();
+    TrackMemory::showAll(*m_doc->trace);
     updateScrollBars();
     viewport()->update();
 }
@@ -134,6 +139,7 @@ void TimelineView::setTrackPinned(TrackId track, bool pinned)
 {
     if (!m_doc) return;
     m_renderer.layout().setTrackPinned(track, pinned);
+    TrackMemory::setPinned(*m_doc->trace, track, pinned);
     m_renderer.rebuildLayout();
     updateScrollBars();
     viewport()->update();

@@ -5,6 +5,7 @@
 #include "ui/timeline/highlight.h"
 #include "ui/timeline/timelinemetrics.h"
 #include "ui/timeline/timelinestate.h"
+#include "ui/timeline/trackmemory.h"
 #include "ui/util/format.h"
 #include "ui/util/theme.h"
 
@@ -59,7 +60,11 @@ TimelineRenderer::TimelineRenderer()
 
 void TimelineRenderer::setDocument(const TraceDocument* doc)
 {
-    if (doc != m_doc) m_layout.resetTrackState();
+    // Another trace: its tracks that were hidden or pinned before (in any trace with tracks of
+    // the same names) are again.
+    if (doc != m_doc)
+        m_layout.restoreTrackState(doc ? TrackMemory::hidden(*doc->trace) : std::vector<TrackId>{},
+                                   doc ? TrackMemory::pinned(*doc->trace) : std::vector<TrackId>{});
     m_doc = doc;
     m_names.clear();
     m_nameReady.clear();

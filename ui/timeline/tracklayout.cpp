@@ -414,6 +414,12 @@ void TrackLayout::resetTrackState()
     m_pinned.clear();
 }
 
+void TrackLayout::restoreTrackState(std::vector<TrackId> hidden, std::vector<TrackId> pinned)
+{
+    m_hidden = std::move(hidden);
+    m_pinned = std::move(pinned);
+}
+
 int TrackLayout::rowAt(int y) const
 {
     if (y < 0 || y >= m_totalHeight) return -1;

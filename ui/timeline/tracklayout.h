@@ -63,6 +63,11 @@ public:
     void setTrackPinned(TrackId track, bool pinned);
     bool isTrackPinned(TrackId track) const;
     void resetTrackState();
+    // Replaces the hidden and pinned tracks (TrackMemory's, for a newly shown trace); takes effect
+    // at the next build().
+    void restoreTrackState(std::vector<TrackId> hidden, std::vector<TrackId> pinned);
+    const std::vector<TrackId>& hiddenTracks() const { return m_hidden; }
+    const std::vector<TrackId>& pinnedTracks() const { return m_pinned; }
 
     const std::vector<Row>& rows() const { return m_rows; }
     const std::vector<Group>& groups() const { return m_groups; }

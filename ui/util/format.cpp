@@ -3,6 +3,7 @@
 #include "core/util/demangle.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace ks::ui {
@@ -16,10 +17,33 @@ QString threeDigits(double v, const char* unit)
     return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
 }
 
+// The fixed unit's size in ns, 0 for "pick per value". Atomic: reports are formatted off the GUI
+// thread too.
+std::atomic<int64_t> g_unitNs{0};
+
+QString inUnit(int64_t ns, int64_t unitNs)
+{
+    const double v = double(ns) / double(unitNs);
+    const double a = std::fabs(v);
+    // Three significant digits however small the value is in this unit, whole numbers above 100.
+    const int decimals = a == 0 ? 0 : std::clamp(2 - int(std::floor(std::log10(a))), 0, 9);
+    const char* name = unitNs == 1'000'000'000 ? "s" : unitNs == 1'000'000 ? "ms" : "µs";
+    return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(name);
+}
+
 } // namespace
+
+void setDurationUnit(const QString& unit)
+{
+    g_unitNs = unit == QLatin1String("s")    ? 1'000'000'000
+               : unit == QLatin1String("ms") ? 1'000'000
+               : unit == QLatin1String("us") ? 1'000
+                                             : 0;
+}
 
 QString formatDuration(int64_t ns)
 {
+    if (const int64_t unit = g_unitNs.load(std::memory_order_relaxed)) return inUnit(ns, unit);
     const double a = std::fabs(double(ns));
     if (a < 1e3) return QString::number(ns) + QLatin1String(" ns");
     if (a < 1e6) return threeDigits(double(ns) / 1e3, "µs");

@@ -6,8 +6,12 @@
 
 namespace ks::ui {
 
-// "12.3 ms", "850 ns", "1.25 s": three significant digits, unit picked from the magnitude.
+// "12.3 ms", "850 ns", "1.25 s": three significant digits, unit picked from the magnitude, or in
+// the unit set by setDurationUnit ("0.000850 ms": three significant digits there too).
 QString formatDuration(int64_t ns);
+// The unit on-screen durations use: "" (picked per value, the default), "s", "ms" or "us"
+// (Edit > Preferences > Time unit, which the torch tables the viewer writes use too).
+void setDurationUnit(const QString& unit);
 // A time on the trace axis relative to the trace start, with enough digits for the given
 // resolution (ns per pixel): "12.345 ms".
 QString formatTimestamp(int64_t ns, double resolutionNs = 1000.0);

@@ -1,6 +1,7 @@
 #include "ui/util/preferences.h"
 
 #include "core/analysis/overview/devicepeaks.h"
+#include "ui/util/format.h"
 
 #include <QSettings>
 
@@ -63,6 +64,7 @@ void Preferences::reload()
     m_scheme = schemeFrom(s.value(kScheme).toString());
     const QString unit = s.value(kTimeUnit).toString();
     m_timeUnit = validUnit(unit) ? unit : QString();
+    setDurationUnit(m_timeUnit);
     bool ok = false;
     const int rows = s.value(kRowLimit, kDefaultRowLimit).toInt(&ok);
     m_rowLimit = ok && rows >= -1 && rows != 0 ? rows : kDefaultRowLimit;
@@ -116,6 +118,7 @@ void Preferences::setTimeUnit(const QString& unit)
 {
     if (!validUnit(unit)) return;
     m_timeUnit = unit;
+    setDurationUnit(unit);
     store(kTimeUnit, unit);
 }
 

@@ -49,7 +49,8 @@ void setKinds(Palette& p)
     p.hostAccent = QColor(0x4e79a7);
     p.deviceAccent = QColor(0x3ca951);
     p.sliceHues = vividHues();
-    p.series = colors({0x4e79a7, 0xf28e2b, 0x59a14f, 0xb07aa1});
+    // Tableau 10, in its order: the roofline has up to eight op families.
+    p.series = colors({0x4e79a7, 0xf28e2b, 0x59a14f, 0xb07aa1, 0xe15759, 0x76b7b2, 0xedc948, 0x9c755f});
 }
 
 } // namespace

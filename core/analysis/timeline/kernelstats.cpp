@@ -1,6 +1,7 @@
 #include "core/analysis/timeline/kernelstats.h"
 
 #include "core/analysis/timeline/linkindex.h"
+#include "core/analysis/timeline/tensorcores.h"
 
 #include <algorithm>
 #include <limits>
@@ -16,7 +17,11 @@ struct Accumulator {
     std::map<std::string, uint32_t> grids;
     std::map<std::string, uint32_t> blocks;
     std::unordered_map<uint32_t, uint32_t> launchers;
+    // Duration-weighted sums; the counts say whether any launch reported the value at all.
+    double weight = 0;
+    double blocksPerSmSum = 0;
     double occupancySum = 0;
+    uint64_t blocksPerSmCount = 0;
     uint64_t occupancyCount = 0;
 };
 
@@ -81,6 +86,7 @@ KernelStats computeKernelStats(const Trace& trace, const LinkIndex* links, const
             out.gpuTotal += dur;
             ++out.gpuCount;
 
+            a.weight += double(dur);
             args.forEach(st.args(r), [&](const Arg& arg) {
                 if (arg.key == "grid")
                     ++a.grids[dims(arg.value)];
@@ -91,8 +97,11 @@ KernelStats computeKernelStats(const Trace& trace, const LinkIndex* links, const
                 else if (arg.key == "shared memory" && arg.value.isNumber())
                     k.sharedMemory = std::max(k.sharedMemory, arg.value.toInt());
                 else if (arg.key == "est. achieved occupancy %" && arg.value.isNumber()) {
-                    a.occupancySum += arg.value.toDouble();
+                    a.occupancySum += arg.value.toDouble() * double(dur);
                     ++a.occupancyCount;
+                } else if (arg.key == "blocks per SM" && arg.value.isNumber()) {
+                    a.blocksPerSmSum += arg.value.toDouble() * double(dur);
+                    ++a.blocksPerSmCount;
                 }
                 return true;
             });
@@ -111,9 +120,19 @@ KernelStats computeKernelStats(const Trace& trace, const LinkIndex* links, const
         k.block = mostFrequent(a.blocks);
         k.gridVariants = a.grids.empty() ? 0 : int(a.grids.size()) - 1;
         k.blockVariants = a.blocks.empty() ? 0 : int(a.blocks.size()) - 1;
-        if (a.occupancyCount) k.occupancy = a.occupancySum / double(a.occupancyCount);
-        for (const auto& [name, n] : a.launchers)
+        // The plugin's np.average with duration weights; all launches 0 ns long give 0 as there.
+        auto weighted = [&](double sum, uint64_t n) {
+            return n == 0 ? -1.0 : a.weight > 0 ? sum / a.weight : 0.0;
+        };
+        k.blocksPerSm = weighted(a.blocksPerSmSum, a.blocksPerSmCount);
+        k.occupancy = weighted(a.occupancySum, a.occupancyCount);
+        if (k.kind == EventKind::Kernel) k.tensorCores = kernelUsesTensorCores(trace.str(k.name));
+        for (const auto& [name, n] : a.launchers) {
             k.launchers.emplace_back(StringId(name), n);
+            if (k.kind != EventKind::Kernel) continue;
+            k.attributedLaunches += n;
+            if (k.tensorCores || opIsTensorCoreEligible(trace.str(StringId(name)))) k.tcEligibleLaunches += n;
+        }
         std::sort(k.launchers.begin(), k.launchers.end(), [&](const auto& x, const auto& y) {
             return x.second != y.second ? x.second > y.second : trace.str(x.first) < trace.str(y.first);
         });

@@ -30,7 +30,17 @@ struct KernelRow {
     int blockVariants = 0;
     int64_t registersPerThread = -1; // -1 when the trace does not say
     int64_t sharedMemory = -1;
-    double occupancy = -1; // mean "est. achieved occupancy %" over launches that report it
+    // TensorBoard's kernel view: duration-weighted means of the trace's "blocks per SM" and
+    // "est. achieved occupancy %" over every launch, a launch that does not report the value
+    // counting as 0 as the plugin does; -1 when no launch of this name reports it.
+    double blocksPerSm = -1;
+    double occupancy = -1;
+    // Kernels only. Whether the name is one of the plugin's Tensor Core patterns, and how many
+    // launches came from an op that can use Tensor Cores (the plugin's op list, or any op that
+    // launched this kernel when it uses them); attributedLaunches counts launches with a known op.
+    bool tensorCores = false;
+    uint64_t tcEligibleLaunches = 0;
+    uint64_t attributedLaunches = 0;
 
     // Ops that launched it, most frequent first, with how many launches each made.
     std::vector<std::pair<StringId, uint32_t>> launchers;

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QFrame>
+
+class QLabel;
+
+namespace ks::ui {
+
+// A strip above the timeline while the bundled sample is shown, the first thing a new user sees:
+// it says that this is a sample and what to do next, as links that the main window carries out.
+class SampleHint : public QFrame {
+    Q_OBJECT
+public:
+    explicit SampleHint(QWidget* parent = nullptr);
+
+    // The bundled sample's path (set once at start-up by the application), and whether `path` is it.
+    static void setSamplePath(const QString& path);
+    static bool isSample(const QString& path);
+
+    QString text() const;
+
+signals:
+    // "open", "launch" or "compare".
+    void actionRequested(const QString& action);
+
+private:
+    QLabel* m_text;
+};
+
+} // namespace ks::ui
