@@ -352,7 +352,8 @@ void OverviewPage::adaptLayout()
     // A splitter keeps its old sizes when only its orientation changes: share it out again.
     m_rowsSized = along >= 300;
     if (along > 0)
-        m_rows->setSizes(stack ? QList<int>{along * 3 / 5, along * 2 / 5} : QList<int>{along * 11 / 20, along * 9 / 20});
+        m_rows->setSizes(stack ? QList<int>{along * 3 / 5, along * 2 / 5}
+                               : QList<int>{along * 11 / 20, along * 9 / 20});
 }
 
 void OverviewPage::show(std::shared_ptr<const OverviewReport> report)
