@@ -37,6 +37,9 @@ QLabel* sideLabel(const QString& text, QWidget* parent)
     auto* l = new QLabel(text, parent);
     l->setTextFormat(Qt::RichText);
     l->setContentsMargins(6, 2, 6, 2);
+    // A trace's file name can be longer than the window: clipped (full name in the tooltip) rather
+    // than widening the window's minimum (#30 item 1).
+    l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     return l;
 }
 
@@ -119,6 +122,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     bar->setContentsMargins(6, 4, 6, 0);
     m_title = new QLabel(tr("Comparing…"), this);
     m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true); // counts and warnings, longer than a narrow window
     bar->addWidget(m_title, 1);
     bar->addWidget(new QLabel(tr("Align step A"), this));
     m_stepA = new QComboBox(this);
@@ -178,6 +182,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_filterText->setPlaceholderText(tr("Filter by name"));
     m_summary = new QLabel(opsPage);
     m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
     filters->addWidget(m_category);
     filters->addWidget(m_filterText, 1);
     opsLayout->addLayout(filters);
@@ -238,6 +243,8 @@ void CompareView::setDocuments(std::shared_ptr<const TraceDocument> a, std::shar
     auto name = [](const TraceDocument& d) { return QFileInfo(d.path).fileName().toHtmlEscaped(); };
     m_labelA->setText(tr("<b>A</b> %1").arg(name(*m_a)));
     m_labelB->setText(tr("<b>B</b> %1").arg(name(*m_b)));
+    m_labelA->setToolTip(m_a->path);
+    m_labelB->setToolTip(m_b->path);
     fillStepChoices();
     recompute(-1, -1);
 }
