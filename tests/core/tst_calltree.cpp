@@ -83,6 +83,7 @@ private slots:
     void opTreeWithoutStacks();
     void byLineSplitsCallers();
     void stepRangeCutsTime();
+    void slicesOfNodes();
 };
 
 void TestCallTree::totalsEqualOpTable_data()
@@ -352,6 +353,41 @@ void TestCallTree::stepRangeCutsTime()
     // Every CPU thread counts at most the window's length per level.
     for (uint32_t c : step.node(0).children)
         QVERIFY(step.node(c).cpu <= (w.end - w.start) * int64_t(t.trackCount()));
+}
+
+// With keepSlices a node names its slices: as many as its calls, of its name, and (no recursion
+// here) their durations add up to its time.
+void TestCallTree::slicesOfNodes()
+{
+    Loaded l;
+    QVERIFY(load(sharedTrace(kBert), l));
+    const Trace& t = l.trace();
+    CallTreeOptions o;
+    QVERIFY(CallTree::build(t, l.links, o).slicesOf(1).empty());
+    o.keepSlices = true;
+    const CallTree tree = CallTree::build(t, l.links, o);
+    size_t checkedCpu = 0, checkedDevice = 0;
+    for (uint32_t i = 1; i < tree.size(); ++i) {
+        const Frame& f = tree.frameOf(i);
+        if (f.kind != FrameKind::Module && f.kind != FrameKind::Device && f.kind != FrameKind::Op) continue;
+        const std::vector<SliceRef> refs = tree.slicesOf(i);
+        QCOMPARE(int64_t(refs.size()), tree.node(i).calls);
+        TimeNs sum = 0;
+        for (SliceRef r : refs) {
+            QCOMPARE(t.sliceName(r), f.name);
+            sum += t.slices(r.track).duration(r.index);
+        }
+        if (f.kind == FrameKind::Device) {
+            QCOMPARE(sum, tree.node(i).device);
+            ++checkedDevice;
+        } else if (f.kind == FrameKind::Module) {
+            QCOMPARE(sum, tree.node(i).cpu);
+            ++checkedCpu;
+        }
+    }
+    QVERIFY(checkedCpu > 20);
+    QVERIFY(checkedDevice > 20);
+    QCOMPARE(tree.slicesOf(1, 0).size(), size_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestCallTree)

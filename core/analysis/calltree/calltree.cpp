@@ -106,6 +106,7 @@ public:
         CallNode& root = m_tree.m_nodes[0];
         for (uint32_t c : root.children)
             root.cpu += m_tree.m_nodes[c].cpu;
+        if (m_options.keepSlices) m_tree.m_sliceNodes = std::move(m_rowNodes);
     }
 
 private:
@@ -131,6 +132,12 @@ private:
     uint32_t frameOfSlice(const SliceTrack& s, size_t row, EventKind kind)
     {
         const StringId name = s.name(row);
+        // A name almost always comes with one kind: a flat array by name answers most rows, the
+        // map the rest.
+        if (name.value < m_frameByName.size()) {
+            const uint64_t cached = m_frameByName[name.value];
+            if (cached != 0 && (cached >> 32) == uint64_t(kind) + 1) return uint32_t(cached);
+        }
         const uint64_t key = (uint64_t(kind) << 32) | name.value;
         auto it = m_sliceFrames.find(key);
         if (it != m_sliceFrames.end()) return it->second;
@@ -141,6 +148,8 @@ private:
         else
             f = m_tree.internFrame(frameKindOf(kind, text), text);
         m_sliceFrames.emplace(key, f);
+        if (name.value >= m_frameByName.size()) m_frameByName.resize(size_t(name.value) + 1, 0);
+        if (m_frameByName[name.value] == 0) m_frameByName[name.value] = ((uint64_t(kind) + 1) << 32) | f;
         return f;
     }
 
@@ -171,7 +180,7 @@ private:
             // it (aten::sum calling aten::sum), so the op table and the tree count it once.
             if (!stack.empty() && s.name(stack.back().row) == s.name(row) &&
                 onlyChild(s, stack.back().row, row)) {
-                rowNodes[row] = parent;
+                // No node of its own: what happens inside it (allocations) goes to the parent's.
                 stack.push_back(Open{uint32_t(row), parent, stack.back().hasOp, stack.back().hasPython});
                 continue;
             }
@@ -267,6 +276,11 @@ private:
             if (parent == UINT32_MAX) parent = nodeOf(m_links.launchingOp(ref));
             if (parent == UINT32_MAX) continue;
             const uint32_t node = m_tree.child(parent, frameOfSlice(s, row, kind));
+            if (m_options.keepSlices) {
+                std::vector<uint32_t>& rows = m_rowNodes[track.value];
+                if (rows.size() < s.size()) rows.resize(s.size(), UINT32_MAX);
+                rows[row] = node;
+            }
             const TimeNs dur = s.duration(row) == SliceTrack::kOpen ? 0 : s.duration(row);
             m_tree.m_nodes[node].calls += 1;
             m_tree.m_nodes[node].selfDevice += dur;
@@ -304,7 +318,8 @@ private:
     CallTree& m_tree;
     uint32_t m_stepFrame = 0;
     bool m_hasPython = false;
-    std::unordered_map<uint64_t, uint32_t> m_sliceFrames;        // (event kind, name) -> frame
+    std::unordered_map<uint64_t, uint32_t> m_sliceFrames; // (event kind, name) -> frame
+    std::vector<uint64_t> m_frameByName; // per name: (first kind + 1) << 32 | its frame; 0 = none yet
     std::unordered_map<std::string_view, uint32_t> m_lineFrames; // CallFrom text -> frame
     std::vector<std::vector<uint32_t>> m_rowNodes;               // per track and row: node, or UINT32_MAX
 };
@@ -326,17 +341,31 @@ uint32_t CallTree::internFrame(FrameKind kind, std::string_view name)
 
 uint32_t CallTree::child(uint32_t parent, uint32_t frame)
 {
-    const uint64_t key = (uint64_t(parent) << 32) | frame;
-    auto it = m_childIndex.find(key);
-    if (it != m_childIndex.end()) return it->second;
+    // Most nodes have a few children: a scan of them beats hashing. Parents with many (the root,
+    // the step range) are indexed once they pass kScan.
+    constexpr size_t kScan = 16;
+    const std::vector<uint32_t>& kids = m_nodes[parent].children;
+    if (kids.size() <= kScan) {
+        for (uint32_t c : kids)
+            if (m_nodes[c].frame == frame) return c;
+    } else {
+        auto it = m_childIndex.find((uint64_t(parent) << 32) | frame);
+        if (it != m_childIndex.end()) return it->second;
+    }
     const uint32_t node = uint32_t(m_nodes.size());
     CallNode n;
     n.frame = frame;
     n.parent = parent;
     n.depth = m_nodes[parent].depth + 1;
     m_nodes.push_back(std::move(n));
-    m_nodes[parent].children.push_back(node);
-    m_childIndex.emplace(key, node);
+    std::vector<uint32_t>& children = m_nodes[parent].children;
+    children.push_back(node);
+    if (children.size() == kScan + 1) {
+        for (uint32_t c : children)
+            m_childIndex.emplace((uint64_t(parent) << 32) | m_nodes[c].frame, c);
+    } else if (children.size() > kScan + 1) {
+        m_childIndex.emplace((uint64_t(parent) << 32) | frame, node);
+    }
     return node;
 }
 
@@ -410,6 +439,17 @@ int64_t CallTree::selfValue(const CallNode& n, Metric m)
         return n.selfMemory;
     }
     return 0;
+}
+
+std::vector<SliceRef> CallTree::slicesOf(uint32_t node, size_t limit) const
+{
+    std::vector<SliceRef> out;
+    for (uint32_t t = 0; t < m_sliceNodes.size() && out.size() < limit; ++t) {
+        const std::vector<uint32_t>& rows = m_sliceNodes[t];
+        for (uint32_t r = 0; r < rows.size() && out.size() < limit; ++r)
+            if (rows[r] == node) out.push_back(SliceRef{TrackId(t), r});
+    }
+    return out;
 }
 
 std::vector<uint32_t> CallTree::path(uint32_t node) const

@@ -36,6 +36,8 @@ struct CallTreeOptions {
     // Merge by line: below each frame, one node per Python line that made calls from inside it
     // (the callee's "CallFrom" arg, torch 2.x); by function (false) the calls of all lines merge.
     bool byLine = false;
+    // Keep which node each slice went to (4 bytes per slice), for slicesOf().
+    bool keepSlices = false;
 };
 
 // One aggregated node: all the calls that took the same path of frames from the root.
@@ -89,6 +91,11 @@ public:
     // The path of a node, outermost frame first (the root left out).
     std::vector<uint32_t> path(uint32_t node) const;
 
+    // The slices merged into a node (CPU slices, or GPU work for a device frame), in track and row
+    // order, at most limit of them; empty unless built with keepSlices. A slice folded into its
+    // parent of the same name (docs/flame.md, duplicates) is in no node's list.
+    std::vector<SliceRef> slicesOf(uint32_t node, size_t limit = SIZE_MAX) const;
+
 private:
     friend class CallTreeBuilder;
 
@@ -101,6 +108,7 @@ private:
     std::deque<std::string> m_ownNames; // names that are not the trace's (stable addresses)
     std::unordered_map<std::string_view, uint32_t> m_frameIndex[9]; // per FrameKind: name -> frame
     std::unordered_map<uint64_t, uint32_t> m_childIndex;            // (parent << 32 | frame) -> node
+    std::vector<std::vector<uint32_t>> m_sliceNodes; // keepSlices: per track and row, or UINT32_MAX
     bool m_inverted = false;
 };
 

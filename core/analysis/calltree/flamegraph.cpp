@@ -200,7 +200,11 @@ std::string flameSvg(const CallTree& tree, CallTree::Metric metric, const std::s
             if (f.name.size() <= fit) {
                 appendXml(out, f.name);
             } else {
-                appendXml(out, f.name.substr(0, fit - 2));
+                // Cut at a character boundary, not inside a UTF-8 sequence.
+                size_t cut = fit - 2;
+                while (cut > 0 && (static_cast<unsigned char>(f.name[cut]) & 0xc0) == 0x80)
+                    --cut;
+                appendXml(out, f.name.substr(0, cut));
                 out += "..";
             }
             out += "</text>";
