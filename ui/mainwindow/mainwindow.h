@@ -33,6 +33,7 @@ class KernelPanel;
 class OverviewPage;
 class RangePanel;
 class CriticalPathPanel;
+class FlamePanel;
 class InfoPanel;
 class SearchBar;
 class Banner;
@@ -194,6 +195,7 @@ private:
     MemoryView* m_memory;
     RangePanel* m_range;
     CriticalPathPanel* m_critical;
+    FlamePanel* m_flame;
     QTabWidget* m_analysisTabs;
     QDockWidget* m_detailsDock;
     QDockWidget* m_infoDock;

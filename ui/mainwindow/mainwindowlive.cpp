@@ -3,6 +3,7 @@
 #include "core/io/tracewriter.h"
 #include "ui/critical/criticalpathpanel.h"
 #include "ui/document/tracedocument.h"
+#include "ui/flame/flamepanel.h"
 #include "ui/live/launchdialog.h"
 #include "ui/live/livecontroller.h"
 #include "ui/live/livesessionpanel.h"
@@ -138,6 +139,7 @@ void MainWindow::documentUpdated(bool final)
     m_range->setDocument(m_doc);
     // The critical path reads the whole trace on the thread pool: only once it no longer grows.
     if (final) m_critical->setDocument(m_doc);
+    if (final) m_flame->setDocument(m_doc);
     emit documentLoaded(m_doc);
 }
 

@@ -1,0 +1,145 @@
+#include "ui/flame/flamepanel.h"
+
+#include "ui/document/tracedocument.h"
+#include "ui/flame/flameview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace ks::ui {
+
+namespace {
+
+// Frames clicked in a large trace can stand for many slices; the timeline marks this many.
+constexpr size_t kMarkLimit = 100000;
+
+} // namespace
+
+FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
+{
+    m_metric = new QComboBox(this);
+    m_metric->addItem(tr("CPU time"));
+    m_metric->addItem(tr("Device time"));
+    m_metric->addItem(tr("Memory allocated"));
+    m_byLine = new QCheckBox(tr("Merge by line"), this);
+    m_byLine->setToolTip(tr("Split each frame's calls by the Python line that made them (torch 2.x traces)"));
+    m_search = new QLineEdit(this);
+    m_search->setPlaceholderText(tr("Search frames"));
+    m_search->setClearButtonEnabled(true);
+    auto* reset = new QPushButton(tr("Reset zoom"), this);
+    m_status = new QLabel(this);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_view = new FlameView(this);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_metric);
+    bar->addWidget(m_byLine);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(reset);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_status);
+    layout->addWidget(m_view, 1);
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_view->setMetric(i == 1   ? CallTree::Metric::Device
+                          : i == 2 ? CallTree::Metric::Memory
+                                   : CallTree::Metric::Cpu);
+        showStatus();
+    });
+    connect(m_byLine, &QCheckBox::toggled, this, [this](bool on) {
+        m_view->setByLine(on);
+        showStatus();
+    });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_view->setSearch(text);
+        showStatus();
+    });
+    connect(reset, &QPushButton::clicked, this, [this] { m_view->zoomTo(0); });
+    connect(m_view, &FlameView::zoomChanged, this, [this](uint32_t) { showStatus(); });
+    connect(m_view, &FlameView::frameActivated, this, [this](uint32_t node) {
+        const CallTree* t = m_view->tree();
+        if (!t) return;
+        const std::string_view name = t->frameOf(node).name;
+        emit slicesSelected(QString::fromUtf8(name.data(), qsizetype(name.size())),
+                            t->slicesOf(node, kMarkLimit));
+    });
+}
+
+void FlamePanel::setDocument(std::shared_ptr<const TraceDocument> doc)
+{
+    m_doc = std::move(doc);
+    m_hasRange = false;
+    m_view->setTrace(nullptr, nullptr);
+    m_dirty = true;
+    if (isVisible()) refresh();
+    showStatus();
+}
+
+void FlamePanel::setRange(qint64 t0, qint64 t1)
+{
+    m_hasRange = true;
+    m_t0 = t0;
+    m_t1 = t1;
+    m_dirty = true;
+    if (isVisible()) refresh();
+}
+
+void FlamePanel::clearRange()
+{
+    if (!m_hasRange) return;
+    m_hasRange = false;
+    m_dirty = true;
+    if (isVisible()) refresh();
+}
+
+void FlamePanel::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (m_dirty) refresh();
+}
+
+void FlamePanel::refresh()
+{
+    m_dirty = false;
+    if (!m_doc || !m_doc->trace) {
+        m_view->setTrace(nullptr, nullptr);
+    } else if (m_view->tree() == nullptr || !m_hasRange) {
+        m_view->setTrace(m_doc->trace.get(), &m_doc->links);
+        if (m_hasRange) m_view->setRange(m_t0, m_t1);
+    } else {
+        m_view->setRange(m_t0, m_t1);
+    }
+    showStatus();
+}
+
+void FlamePanel::showStatus()
+{
+    const CallTree* t = m_view->tree();
+    if (!t) {
+        m_status->setText(m_doc ? tr("Building…") : tr("No trace"));
+        return;
+    }
+    QString text = m_hasRange ? tr("Selected range") : tr("Whole trace");
+    if (m_view->zoomNode() != 0) {
+        QStringList path;
+        for (uint32_t n : t->path(m_view->zoomNode())) {
+            const std::string_view name = t->frameOf(n).name;
+            path << QString::fromUtf8(name.data(), qsizetype(name.size()));
+        }
+        text += QStringLiteral(" › ") + path.join(QStringLiteral(" › "));
+    }
+    if (!m_search->text().isEmpty())
+        text += tr(" — “%1”: %2% of the shown total")
+                    .arg(m_search->text())
+                    .arg(100.0 * m_view->searchShare(), 0, 'f', 1);
+    m_status->setText(text);
+}
+
+} // namespace ks::ui
