@@ -86,6 +86,7 @@ void FlameView::setByLine(bool byLine)
 void FlameView::rebuild()
 {
     m_tree.reset();
+    m_labels.clear();
     if (m_trace && m_links)
         m_tree = std::make_unique<CallTree>(CallTree::build(*m_trace, *m_links, m_options));
     m_zoom = 0;
@@ -226,9 +227,21 @@ void FlameView::paintEvent(QPaintEvent*)
         p.fillRect(r, fill);
         if (b.w > 30) {
             p.setPen(pal.onLightFill);
-            const QString name = QString::fromUtf8(f.name.data(), qsizetype(f.name.size()));
-            p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(name, Qt::ElideRight, int(b.w) - 5));
+            // Shaping text is most of a paint: each frame's elided label is kept for its width.
+            const int textWidth = int(b.w) - 5;
+            auto cached = m_labels.find(b.node);
+            if (cached == m_labels.end() || cached->first != textWidth) {
+                // Kernel names run to kilobytes: only what can fit is converted and elided (no
+                // glyph is narrower than about 3 px), cut at a UTF-8 character boundary.
+                size_t bytes = std::min(f.name.size(), size_t(b.w / 3) + 4);
+                while (bytes < f.name.size() && bytes > 0 &&
+                       (static_cast<unsigned char>(f.name[bytes]) & 0xc0) == 0x80)
+                    --bytes;
+                QString name = QString::fromUtf8(f.name.data(), qsizetype(bytes));
+                if (bytes < f.name.size()) name += QChar(0x2026);
+                cached = m_labels.insert(b.node, {textWidth, fm.elidedText(name, Qt::ElideRight, textWidth)});
+            }
+            p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, cached->second);
         }
     }
 }
@@ -238,6 +251,12 @@ void FlameView::mousePressEvent(QMouseEvent* event)
     const uint32_t n = nodeAt(event->position().toPoint());
     if (n != UINT32_MAX) emit frameActivated(n);
     QWidget::mousePressEvent(event);
+}
+
+void FlameView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange) m_labels.clear(); // labels were elided in the old font
+    QWidget::changeEvent(event);
 }
 
 void FlameView::mouseDoubleClickEvent(QMouseEvent* event)

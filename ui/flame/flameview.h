@@ -2,6 +2,8 @@
 
 #include "core/analysis/calltree/calltree.h"
 
+#include <QHash>
+#include <QPair>
 #include <QString>
 #include <QWidget>
 #include <limits>
@@ -60,6 +62,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void changeEvent(QEvent* event) override;
     QSize sizeHint() const override;
 
 private:
@@ -80,6 +83,7 @@ private:
     QString m_search;
     std::vector<uint8_t> m_match; // per node, with a search
     uint32_t m_zoom = 0;
+    mutable QHash<uint32_t, QPair<int, QString>> m_labels; // node -> (text width, elided label)
     mutable size_t m_painted = 0;
     mutable size_t m_merged = 0;
 };
