@@ -13,6 +13,7 @@
 #include "ui/mainwindow/recentfiles.h"
 #include "ui/mainwindow/timelinekeyrouter.h"
 #include "ui/memory/memoryview.h"
+#include "ui/modules/moduleview.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/panels/banner.h"
 #include "ui/panels/detailspanel.h"
@@ -201,6 +202,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             [this](qint64 t0, qint64 t1, std::vector<TrackId>) { m_flame->setRange(t0, t1); });
     connect(m_timeline, &TimelineView::rangeCleared, m_flame, &FlamePanel::clearRange);
     connect(m_flame, &FlamePanel::slicesSelected, this, &MainWindow::highlightSlices);
+    connect(m_modules, &ModuleView::slicesSelected, this, &MainWindow::highlightSlices);
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
@@ -386,6 +388,7 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
             // A live trace still grows: its path is computed when the session ends.
             m_critical->setDocument(m_live ? nullptr : m_doc);
             m_flame->setDocument(m_live ? nullptr : m_doc);
+            m_modules->setDocument(m_live ? nullptr : m_doc);
             coverDocks(QString());
             emit documentLoaded(m_doc);
         });

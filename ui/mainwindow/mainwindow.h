@@ -34,6 +34,7 @@ class OverviewPage;
 class RangePanel;
 class CriticalPathPanel;
 class FlamePanel;
+class ModuleView;
 class InfoPanel;
 class SearchBar;
 class Banner;
@@ -196,6 +197,7 @@ private:
     RangePanel* m_range;
     CriticalPathPanel* m_critical;
     FlamePanel* m_flame;
+    ModuleView* m_modules;
     QTabWidget* m_analysisTabs;
     QDockWidget* m_detailsDock;
     QDockWidget* m_infoDock;

@@ -9,6 +9,7 @@
 #include "ui/live/livesessionpanel.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
+#include "ui/modules/moduleview.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/panels/detailspanel.h"
 #include "ui/panels/infopanel.h"
@@ -140,6 +141,7 @@ void MainWindow::documentUpdated(bool final)
     // The critical path reads the whole trace on the thread pool: only once it no longer grows.
     if (final) m_critical->setDocument(m_doc);
     if (final) m_flame->setDocument(m_doc);
+    if (final) m_modules->setDocument(m_doc);
     emit documentLoaded(m_doc);
 }
 
