@@ -84,6 +84,7 @@ private slots:
     void byLineSplitsCallers();
     void stepRangeCutsTime();
     void slicesOfNodes();
+    void callersAndCallees();
 };
 
 void TestCallTree::totalsEqualOpTable_data()
@@ -388,6 +389,57 @@ void TestCallTree::slicesOfNodes()
     QVERIFY(checkedCpu > 20);
     QVERIFY(checkedDevice > 20);
     QCOMPARE(tree.slicesOf(1, 0).size(), size_t(0));
+}
+
+// A frame's callers share its total; its callees hold its total minus its self time; recursion
+// (a frame below itself) is counted once.
+void TestCallTree::callersAndCallees()
+{
+    Loaded l;
+    QVERIFY(load(sharedTrace(kBert), l));
+    const CallTree tree = CallTree::build(l.trace(), l.links);
+    size_t frames = 0;
+    for (uint32_t f = 1; f < tree.frameCount(); ++f) {
+        const CallTree::FrameLinks links = tree.linksOf(f);
+        if (links.total.calls == 0) continue;
+        ++frames;
+        int64_t callerCpu = 0, callerCalls = 0, calleeCpu = 0;
+        for (const auto& c : links.callers) {
+            callerCpu += c.cpu;
+            callerCalls += c.calls;
+        }
+        for (const auto& c : links.callees)
+            calleeCpu += c.cpu;
+        QCOMPARE(callerCpu, links.total.cpu);
+        QCOMPARE(callerCalls, links.total.calls);
+        // Self time of the outermost nodes = total minus what the callees took.
+        int64_t self = 0;
+        for (uint32_t i = 1; i < tree.size(); ++i) {
+            if (tree.node(i).frame != f) continue;
+            bool outer = true;
+            for (uint32_t up = tree.node(i).parent; up; up = tree.node(up).parent)
+                outer &= tree.node(up).frame != f;
+            if (outer) self += tree.node(i).selfCpu;
+        }
+        QCOMPARE(links.total.cpu - calleeCpu, self);
+        for (size_t i = 1; i < links.callees.size(); ++i)
+            QVERIFY(links.callees[i - 1].cpu >= links.callees[i].cpu);
+    }
+    QVERIFY(frames > 100);
+    // aten::linear is called from the Linear modules' forward, through torch's C binding, and calls
+    // aten::addmm.
+    uint32_t linear = 0;
+    for (uint32_t f = 1; f < tree.frameCount() && !linear; ++f)
+        if (tree.frame(f).name == "aten::linear") linear = f;
+    QVERIFY(linear);
+    const CallTree::FrameLinks links = tree.linksOf(linear);
+    QVERIFY(!links.callers.empty());
+    QCOMPARE(tree.frame(links.callers[0].frame).name,
+             std::string_view("<built-in function linear>"));
+    bool addmm = false;
+    for (const auto& c : links.callees)
+        addmm |= tree.frame(c.frame).name == "aten::addmm";
+    QVERIFY(addmm);
 }
 
 QTEST_GUILESS_MAIN(TestCallTree)

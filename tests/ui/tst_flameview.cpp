@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace ks;
 using namespace ks::ui;
@@ -188,6 +189,19 @@ void TestFlameView::panelMarksSlices()
     QTest::mouseClick(v, Qt::LeftButton, {}, top);
     QCOMPARE(int64_t(marked.size()), v->tree()->node(node).calls);
     QVERIFY(!marked.empty());
+    // Caller/callee of the clicked frame, as linksOf says.
+    const CallTree::FrameLinks links = v->tree()->linksOf(v->tree()->node(node).frame);
+    QCOMPARE(panel.callers()->topLevelItemCount(), int(links.callers.size()));
+    QCOMPARE(panel.callees()->topLevelItemCount(), int(links.callees.size()));
+    QVERIFY(panel.callees()->topLevelItemCount() > 0);
+    const std::string_view first = v->tree()->frame(links.callees[0].frame).name;
+    QCOMPARE(panel.callees()->topLevelItem(0)->text(0),
+             QString::fromUtf8(first.data(), qsizetype(first.size())));
+    // Activating a callee searches for it.
+    emit panel.callees()->itemActivated(panel.callees()->topLevelItem(0), 0);
+    QCOMPARE(panel.findChild<QLineEdit*>()->text(), panel.callees()->topLevelItem(0)->text(0));
+    QVERIFY(v->searchShare() > 0);
+    panel.findChild<QLineEdit*>()->clear();
     for (SliceRef r : marked) {
         const std::string_view name = doc->trace->sliceName(r);
         QCOMPARE(QString::fromUtf8(name.data(), qsizetype(name.size())), label);

@@ -2,6 +2,7 @@
 
 #include "ui/document/tracedocument.h"
 #include "ui/flame/flameview.h"
+#include "ui/util/format.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,6 +10,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace ks::ui {
@@ -45,13 +48,35 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(m_status);
-    layout->addWidget(m_view, 1);
+    m_callers = new QTreeWidget(this);
+    m_callees = new QTreeWidget(this);
+    for (QTreeWidget* t : {m_callers, m_callees}) {
+        t->setColumnCount(3);
+        t->setRootIsDecorated(false);
+        t->setUniformRowHeights(true);
+    }
+    m_callers->setHeaderLabels({tr("Callers"), tr("Calls"), tr("Value")});
+    m_callees->setHeaderLabels({tr("Callees"), tr("Calls"), tr("Value")});
+    auto* side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(m_callers);
+    side->addWidget(m_callees);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_view);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    // A caller or callee's name goes into the search: the flame graph shows where it sits.
+    for (QTreeWidget* t : {m_callers, m_callees})
+        connect(t, &QTreeWidget::itemActivated, this,
+                [this](QTreeWidgetItem* item) { m_search->setText(item->text(0)); });
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_view->setMetric(i == 1   ? CallTree::Metric::Device
                           : i == 2 ? CallTree::Metric::Memory
                                    : CallTree::Metric::Cpu);
         showStatus();
+        showLinks(m_linksFrame);
     });
     connect(m_byLine, &QCheckBox::toggled, this, [this](bool on) {
         m_view->setByLine(on);
@@ -67,6 +92,7 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
         const CallTree* t = m_view->tree();
         if (!t) return;
         const std::string_view name = t->frameOf(node).name;
+        showLinks(t->node(node).frame);
         emit slicesSelected(QString::fromUtf8(name.data(), qsizetype(name.size())),
                             t->slicesOf(node, kMarkLimit));
     });
@@ -108,6 +134,9 @@ void FlamePanel::showEvent(QShowEvent* e)
 void FlamePanel::refresh()
 {
     m_dirty = false;
+    m_linksFrame = UINT32_MAX; // frame numbers belong to the tree they came from
+    m_callers->clear();
+    m_callees->clear();
     if (!m_doc || !m_doc->trace) {
         m_view->setTrace(nullptr, nullptr);
     } else if (m_view->tree() == nullptr || !m_hasRange) {
@@ -140,6 +169,35 @@ void FlamePanel::showStatus()
                     .arg(m_search->text())
                     .arg(100.0 * m_view->searchShare(), 0, 'f', 1);
     m_status->setText(text);
+}
+
+void FlamePanel::showLinks(uint32_t frame)
+{
+    m_callers->clear();
+    m_callees->clear();
+    m_linksFrame = frame;
+    const CallTree* t = m_view->tree();
+    if (!t || frame >= t->frameCount()) return;
+    const CallTree::Metric metric = m_view->metric();
+    const CallTree::FrameLinks links = t->linksOf(frame, metric);
+    auto fill = [&](QTreeWidget* w, const std::vector<CallTree::FrameSum>& rows) {
+        for (const CallTree::FrameSum& s : rows) {
+            const std::string_view name = s.frame == 0 ? std::string_view("(root)") : t->frame(s.frame).name;
+            const int64_t v = metric == CallTree::Metric::Device   ? s.device
+                              : metric == CallTree::Metric::Memory ? s.memory
+                                                                   : s.cpu;
+            auto* item = new QTreeWidgetItem(w);
+            item->setText(0, QString::fromUtf8(name.data(), qsizetype(name.size())));
+            item->setToolTip(0, item->text(0));
+            item->setText(1, formatCount(uint64_t(s.calls)));
+            item->setText(2, metric == CallTree::Metric::Memory ? formatBytes(double(v)) : formatDuration(v));
+            item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+            item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+        }
+        w->resizeColumnToContents(1);
+    };
+    fill(m_callers, links.callers);
+    fill(m_callees, links.callees);
 }
 
 } // namespace ks::ui

@@ -11,6 +11,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QTreeWidget;
 
 namespace ks::ui {
 
@@ -31,6 +32,10 @@ public:
     void clearRange();
 
     FlameView* view() const { return m_view; }
+    QTreeWidget* callers() const { return m_callers; }
+    QTreeWidget* callees() const { return m_callees; }
+    // Shows who calls the frame and what it calls (CallTree::linksOf), by the current metric.
+    void showLinks(uint32_t frame);
 
 signals:
     void slicesSelected(const QString& label, const std::vector<ks::SliceRef>& slices);
@@ -51,6 +56,9 @@ private:
     QLineEdit* m_search = nullptr;
     QLabel* m_status = nullptr;
     FlameView* m_view = nullptr;
+    QTreeWidget* m_callers = nullptr;
+    QTreeWidget* m_callees = nullptr;
+    uint32_t m_linksFrame = UINT32_MAX;
 };
 
 } // namespace ks::ui

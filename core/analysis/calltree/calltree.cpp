@@ -441,6 +441,50 @@ int64_t CallTree::selfValue(const CallNode& n, Metric m)
     return 0;
 }
 
+CallTree::FrameLinks CallTree::linksOf(uint32_t frame, Metric order) const
+{
+    FrameLinks out;
+    out.total.frame = frame;
+    std::unordered_map<uint32_t, FrameSum> callers, callees;
+    auto add = [](FrameSum& s, const CallNode& n) {
+        s.calls += n.calls;
+        s.cpu += n.cpu;
+        s.device += n.device;
+        s.memory += n.memory;
+    };
+    for (uint32_t i = 1; i < m_nodes.size(); ++i) {
+        const CallNode& n = m_nodes[i];
+        if (n.frame != frame) continue;
+        bool outermost = true;
+        for (uint32_t up = n.parent; up != 0 && outermost; up = m_nodes[up].parent)
+            outermost = m_nodes[up].frame != frame;
+        if (!outermost) continue;
+        add(out.total, n);
+        FrameSum& caller = callers[n.parent == 0 ? 0 : m_nodes[n.parent].frame];
+        add(caller, n);
+        for (uint32_t c : n.children)
+            add(callees[m_nodes[c].frame], m_nodes[c]);
+    }
+    auto sorted = [order](std::unordered_map<uint32_t, FrameSum>& m) {
+        std::vector<FrameSum> v;
+        v.reserve(m.size());
+        for (auto& [f, sum] : m) {
+            sum.frame = f;
+            v.push_back(sum);
+        }
+        auto key = [order](const FrameSum& s) {
+            return order == Metric::Device ? s.device : order == Metric::Memory ? s.memory : s.cpu;
+        };
+        std::sort(v.begin(), v.end(), [&](const FrameSum& a, const FrameSum& b) {
+            return key(a) != key(b) ? key(a) > key(b) : a.frame < b.frame;
+        });
+        return v;
+    };
+    out.callers = sorted(callers);
+    out.callees = sorted(callees);
+    return out;
+}
+
 std::vector<SliceRef> CallTree::slicesOf(uint32_t node, size_t limit) const
 {
     std::vector<SliceRef> out;

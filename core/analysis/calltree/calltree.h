@@ -91,6 +91,24 @@ public:
     // The path of a node, outermost frame first (the root left out).
     std::vector<uint32_t> path(uint32_t node) const;
 
+    // Caller/callee of a frame (all its nodes together). Only its outermost nodes count (no
+    // ancestor of the same frame), so recursion adds nothing twice: total = those nodes' values;
+    // callers = their parents' frames, each with the values of the nodes it called; callees = their
+    // children's frames, each with those children's values (a recursive call shows as a callee).
+    struct FrameSum {
+        uint32_t frame = 0; // for the root as caller: 0 (the root frame)
+        int64_t calls = 0;
+        TimeNs cpu = 0;
+        TimeNs device = 0;
+        int64_t memory = 0;
+    };
+    struct FrameLinks {
+        FrameSum total;
+        std::vector<FrameSum> callers; // by value of the metric asked for, largest first
+        std::vector<FrameSum> callees;
+    };
+    FrameLinks linksOf(uint32_t frame, Metric order = Metric::Cpu) const;
+
     // The slices merged into a node (CPU slices, or GPU work for a device frame), in track and row
     // order, at most limit of them; empty unless built with keepSlices. A slice folded into its
     // parent of the same name (docs/flame.md, duplicates) is in no node's list.
