@@ -4,6 +4,7 @@
 // a time range) do what docs/flame.md says.
 #include "core/analysis/calltree/calltree.h"
 #include "core/analysis/calltree/moduletree.h"
+#include "core/analysis/calltree/sourcelines.h"
 #include "core/analysis/overview/overview.h"
 #include "core/analysis/summary/keyaverages.h"
 #include "core/analysis/timeline/linkindex.h"
@@ -85,6 +86,7 @@ private slots:
     void stepRangeCutsTime();
     void slicesOfNodes();
     void callersAndCallees();
+    void sourceLines();
 };
 
 void TestCallTree::totalsEqualOpTable_data()
@@ -434,12 +436,47 @@ void TestCallTree::callersAndCallees()
     QVERIFY(linear);
     const CallTree::FrameLinks links = tree.linksOf(linear);
     QVERIFY(!links.callers.empty());
-    QCOMPARE(tree.frame(links.callers[0].frame).name,
-             std::string_view("<built-in function linear>"));
+    QCOMPARE(tree.frame(links.callers[0].frame).name, std::string_view("<built-in function linear>"));
     bool addmm = false;
     for (const auto& c : links.callees)
         addmm |= tree.frame(c.frame).name == "aten::addmm";
     QVERIFY(addmm);
+}
+
+// Frames name their file and line; a by-line tree gives each line of a file the time of the calls
+// made from it; a path mapping moves a trace's paths to this machine.
+void TestCallTree::sourceLines()
+{
+    SourceLocation loc;
+    QVERIFY(parseFrameLocation("torch/nn/modules/linear.py(124): forward", loc));
+    QCOMPARE(loc.file, std::string("torch/nn/modules/linear.py"));
+    QCOMPARE(loc.line, 124);
+    QCOMPARE(loc.function, std::string("forward"));
+    QVERIFY(parseFrameLocation("<string>(1): <module>", loc));
+    QCOMPARE(loc.file, std::string("<string>"));
+    QVERIFY(!parseFrameLocation("aten::linear", loc));
+    QVERIFY(!parseFrameLocation("<built-in method add of Tensor object at 0x7f>", loc));
+    QVERIFY(!parseFrameLocation("f.py(x): g", loc));
+
+    Loaded l;
+    QVERIFY(load(ownTrace("torch2_model.json.gz"), l));
+    CallTreeOptions o;
+    o.byLine = true;
+    const CallTree tree = CallTree::build(l.trace(), l.links, o);
+    const std::map<int, TimeNs> lines = lineTimes(tree, "flame_model.py");
+    // step(): its range on 36, zero_grad 37, forward 38, backward 39, optimizer 40.
+    for (int line : {36, 37, 38, 39, 40})
+        QVERIFY2(lines.count(line) && lines.at(line) > 0, std::to_string(line).c_str());
+    // Line 38 (the forward) is the Net_0 module's whole time and what .sum() took.
+    TimeNs net = 0;
+    for (uint32_t i = 1; i < tree.size(); ++i)
+        if (tree.frameOf(i).name == "nn.Module: Net_0") net += tree.node(i).cpu;
+    QVERIFY(lines.at(38) >= net);
+    QVERIFY(lineTimes(tree, "no_such_file.py").empty());
+
+    QCOMPARE(mapSourcePath("/home/u/proj/m.py", "/home/u/", "/work/"), std::string("/work/proj/m.py"));
+    QCOMPARE(mapSourcePath("m.py", "", "/src/"), std::string("/src/m.py"));
+    QCOMPARE(mapSourcePath("/other/m.py", "/home/u/", "/work/"), std::string("/other/m.py"));
 }
 
 QTEST_GUILESS_MAIN(TestCallTree)
