@@ -7,12 +7,14 @@
 #include "sharedtraces.h"
 #include "ui/flame/flamepanel.h"
 #include "ui/flame/flameview.h"
+#include "ui/flame/sourcepanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -54,6 +56,7 @@ private slots:
     void byLineAndRange();
     void narrowFramesMerge();
     void panelMarksSlices();
+    void sourceOfAFrame();
 };
 
 // The top row holds the root's children side by side in proportion; a click emits the frame under
@@ -199,9 +202,10 @@ void TestFlameView::panelMarksSlices()
              QString::fromUtf8(first.data(), qsizetype(first.size())));
     // Activating a callee searches for it.
     emit panel.callees()->itemActivated(panel.callees()->topLevelItem(0), 0);
-    QCOMPARE(panel.findChild<QLineEdit*>()->text(), panel.callees()->topLevelItem(0)->text(0));
+    QCOMPARE(panel.findChild<QLineEdit*>(QStringLiteral("flameSearch"))->text(),
+             panel.callees()->topLevelItem(0)->text(0));
     QVERIFY(v->searchShare() > 0);
-    panel.findChild<QLineEdit*>()->clear();
+    panel.findChild<QLineEdit*>(QStringLiteral("flameSearch"))->clear();
     for (SliceRef r : marked) {
         const std::string_view name = doc->trace->sliceName(r);
         QCOMPARE(QString::fromUtf8(name.data(), qsizetype(name.size())), label);
@@ -209,7 +213,7 @@ void TestFlameView::panelMarksSlices()
     // The bar: device metric, merge by line, search.
     panel.findChild<QComboBox*>()->setCurrentIndex(1);
     QCOMPARE(v->metric(), CallTree::Metric::Device);
-    panel.findChild<QLineEdit*>()->setText(QStringLiteral("addmm"));
+    panel.findChild<QLineEdit*>(QStringLiteral("flameSearch"))->setText(QStringLiteral("addmm"));
     QVERIFY(v->searchShare() > 0);
     // A range: the step alone.
     const Step& step = doc->trace->steps()[0];
@@ -217,6 +221,54 @@ void TestFlameView::panelMarksSlices()
     QVERIFY(v->tree()->node(0).cpu < all);
     panel.clearRange();
     QCOMPARE(v->tree()->node(0).cpu, all);
+}
+
+// A Python frame of our own run opens flame_model.py: missing under the trace's relative path
+// until mapped to tests/scripts, then with the frame's line selected and the time of the calls
+// each line made beside it. qputenv(EDITOR) shows the command "Open in editor" runs.
+void TestFlameView::sourceOfAFrame()
+{
+    std::atomic<bool> cancel{false};
+    const auto doc =
+        loadDocument(QStringLiteral(KS_TEST_DATA_DIR "/flame/torch2_model.json.gz"), cancel, {}).document;
+    QVERIFY(doc);
+    FlamePanel panel;
+    panel.resize(1400, 800);
+    panel.setDocument(doc);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const CallTree& t = *panel.view()->tree();
+    uint32_t step = UINT32_MAX;
+    for (uint32_t f = 0; f < t.frameCount(); ++f)
+        if (t.frame(f).name == "flame_model.py(35): step") step = f;
+    QVERIFY(step != UINT32_MAX);
+    panel.showSource(step);
+    SourcePanel* src = panel.source();
+    QVERIFY(!src->fileFound());
+    QCOMPARE(src->resolvedPath(), QStringLiteral("flame_model.py"));
+    auto fields = src->findChildren<QLineEdit*>();
+    QCOMPARE(fields.size(), 2);
+    fields[0]->setText(QString());
+    fields[1]->setText(QStringLiteral(KS_SOURCE_DIR "/tests/scripts/"));
+    QTest::keyClick(fields[1], Qt::Key_Return);
+    QVERIFY(src->fileFound());
+    QTableWidget* table = src->table();
+    QVERIFY(table->rowCount() > 40);
+    QCOMPARE(table->currentRow(), 34); // line 35
+    QVERIFY(table->item(34, 2)->text().startsWith(QStringLiteral("def step(")));
+    for (int line : {37, 38, 39, 40})
+        QVERIFY(!table->item(line - 1, 0)->text().isEmpty());
+    QVERIFY(table->item(34, 0)->text().isEmpty()); // the def line called nothing
+    qputenv("VISUAL", "");
+    qputenv("EDITOR", "myeditor --wait");
+    QCOMPARE(src->editorCommand(), (QStringList{QStringLiteral("myeditor"), QStringLiteral("--wait"),
+                                                QStringLiteral("+35"), src->resolvedPath()}));
+    // An op is not source: the panel clears.
+    uint32_t op = UINT32_MAX;
+    for (uint32_t f = 0; f < t.frameCount(); ++f)
+        if (t.frame(f).kind == FrameKind::Op) op = f;
+    panel.showSource(op);
+    QCOMPARE(table->rowCount(), 0);
 }
 
 QTEST_MAIN(TestFlameView)

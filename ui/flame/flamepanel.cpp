@@ -2,6 +2,7 @@
 
 #include "ui/document/tracedocument.h"
 #include "ui/flame/flameview.h"
+#include "ui/flame/sourcepanel.h"
 #include "ui/util/format.h"
 
 #include <QCheckBox>
@@ -34,6 +35,7 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search frames"));
     m_search->setClearButtonEnabled(true);
+    m_search->setObjectName(QStringLiteral("flameSearch"));
     auto* reset = new QPushButton(tr("Reset zoom"), this);
     m_status = new QLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -60,6 +62,8 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_callers);
     side->addWidget(m_callees);
+    m_source = new SourcePanel(this);
+    side->addWidget(m_source);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(side);
@@ -93,6 +97,7 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
         if (!t) return;
         const std::string_view name = t->frameOf(node).name;
         showLinks(t->node(node).frame);
+        showSource(t->node(node).frame);
         emit slicesSelected(QString::fromUtf8(name.data(), qsizetype(name.size())),
                             t->slicesOf(node, kMarkLimit));
     });
@@ -198,6 +203,27 @@ void FlamePanel::showLinks(uint32_t frame)
     };
     fill(m_callers, links.callers);
     fill(m_callees, links.callees);
+}
+
+void FlamePanel::showSource(uint32_t frame)
+{
+    const CallTree* t = m_view->tree();
+    SourceLocation where;
+    if (!t || !m_doc || frame >= t->frameCount() ||
+        (t->frame(frame).kind != FrameKind::Python && t->frame(frame).kind != FrameKind::Module) ||
+        !parseFrameLocation(t->frame(frame).name, where)) {
+        m_source->clear();
+        return;
+    }
+    // The per-line times come from the by-line form of the same range.
+    CallTreeOptions o;
+    o.byLine = true;
+    if (m_hasRange) {
+        o.from = m_t0;
+        o.to = m_t1;
+    }
+    const CallTree lines = CallTree::build(*m_doc->trace, m_doc->links, o);
+    m_source->showLocation(where, lineTimes(lines, where.file));
 }
 
 } // namespace ks::ui

@@ -16,6 +16,7 @@ class QTreeWidget;
 namespace ks::ui {
 
 class FlameView;
+class SourcePanel;
 class TraceDocument;
 
 // The flame graph tab: the call tree of the trace, or of the timeline's selected range, as an
@@ -34,6 +35,9 @@ public:
     FlameView* view() const { return m_view; }
     QTreeWidget* callers() const { return m_callers; }
     QTreeWidget* callees() const { return m_callees; }
+    SourcePanel* source() const { return m_source; }
+    // Shows a Python frame's file with the time of the calls made from each of its lines.
+    void showSource(uint32_t frame);
     // Shows who calls the frame and what it calls (CallTree::linksOf), by the current metric.
     void showLinks(uint32_t frame);
 
@@ -58,6 +62,7 @@ private:
     FlameView* m_view = nullptr;
     QTreeWidget* m_callers = nullptr;
     QTreeWidget* m_callees = nullptr;
+    SourcePanel* m_source = nullptr;
     uint32_t m_linksFrame = UINT32_MAX;
 };
 
