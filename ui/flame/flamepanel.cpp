@@ -68,7 +68,10 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     split->addWidget(m_view);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(1, 2);
+    // Room for source lines beside the graph from the start.
+    side->setMinimumWidth(360);
+    split->setSizes({600, 400});
     layout->addWidget(split, 1);
     // A caller or callee's name goes into the search: the flame graph shows where it sits.
     for (QTreeWidget* t : {m_callers, m_callees})

@@ -52,6 +52,7 @@ SourcePanel::SourcePanel(QWidget* parent) : QWidget(parent)
     m_table->setHorizontalHeaderLabels({tr("Calls' time"), tr("Line"), tr("Source")});
     m_table->verticalHeader()->hide();
     m_table->setShowGrid(false);
+    m_table->setWordWrap(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -133,7 +134,6 @@ void SourcePanel::load()
     }
     m_table->resizeColumnToContents(0);
     m_table->resizeColumnToContents(1);
-    m_table->resizeRowsToContents();
     if (m_where.line >= 1 && m_where.line <= text.size()) {
         m_table->selectRow(m_where.line - 1);
         m_table->scrollToItem(m_table->item(m_where.line - 1, 2), QAbstractItemView::PositionAtCenter);
