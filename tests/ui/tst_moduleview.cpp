@@ -16,6 +16,7 @@ class TestModuleView : public QObject {
 private slots:
     void bertModules();
     void noModules();
+    void perStepAndRange();
 };
 
 void TestModuleView::bertModules()
@@ -84,6 +85,38 @@ void TestModuleView::noModules()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QCOMPARE(view.tree()->topLevelItemCount(), 0);
     QVERIFY(view.findChild<QLabel*>()->text().contains(QStringLiteral("with_stack=True")));
+}
+
+// Our torch 2.x run has two steps: per step halves the times; a range of the second step alone
+// holds its modules once.
+void TestModuleView::perStepAndRange()
+{
+    std::atomic<bool> cancel{false};
+    const auto doc =
+        loadDocument(QStringLiteral(KS_TEST_DATA_DIR "/flame/torch2_model.json.gz"), cancel, {}).document;
+    QVERIFY(doc);
+    ModuleView view;
+    view.setDocument(doc);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTreeWidgetItem* net = view.tree()->topLevelItem(0);
+    QCOMPARE(net->text(ModuleView::Name), QStringLiteral("Net_0"));
+    const double calls = net->data(ModuleView::Calls, Qt::UserRole + 1).toDouble();
+    const double host = net->data(ModuleView::Host, Qt::UserRole + 1).toDouble();
+    QCOMPARE(calls, 2.0);
+    view.setPerStep(true);
+    QCOMPARE(view.stepCount(), 2);
+    net = view.tree()->topLevelItem(0);
+    QCOMPARE(net->data(ModuleView::Calls, Qt::UserRole + 1).toDouble(), 1.0);
+    QCOMPARE(net->data(ModuleView::Host, Qt::UserRole + 1).toDouble(), double(int64_t(host) / 2));
+    view.setPerStep(false);
+    const Step& second = doc->trace->steps()[1];
+    view.setRange(second.start, second.end);
+    net = view.tree()->topLevelItem(0);
+    QCOMPARE(net->data(ModuleView::Calls, Qt::UserRole + 1).toDouble(), 1.0);
+    QVERIFY(net->data(ModuleView::Host, Qt::UserRole + 1).toDouble() < host);
+    view.clearRange();
+    QCOMPARE(view.tree()->topLevelItem(0)->data(ModuleView::Host, Qt::UserRole + 1).toDouble(), host);
 }
 
 QTEST_MAIN(TestModuleView)

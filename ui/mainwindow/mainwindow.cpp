@@ -203,6 +203,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_timeline, &TimelineView::rangeCleared, m_flame, &FlamePanel::clearRange);
     connect(m_flame, &FlamePanel::slicesSelected, this, &MainWindow::highlightSlices);
     connect(m_modules, &ModuleView::slicesSelected, this, &MainWindow::highlightSlices);
+    connect(m_timeline, &TimelineView::rangeSelected, m_modules,
+            [this](qint64 t0, qint64 t1, std::vector<TrackId>) { m_modules->setRange(t0, t1); });
+    connect(m_timeline, &TimelineView::rangeCleared, m_modules, &ModuleView::clearRange);
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);

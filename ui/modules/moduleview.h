@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -18,9 +19,10 @@ namespace ks::ui {
 class TraceDocument;
 
 // TensorBoard's Module view (docs/flame.md, "Module view"): the nn.Module instances as called, each
-// below the module that called it, with calls, host and device time, self and per call; sortable by
-// any column. A click marks the module's ranges on the timeline (slicesSelected). Traces without
-// nn.Module ranges (recorded without with_stack, or torch 1.x) say so.
+// below the module that called it, with calls, host and device time, self and per call, for the
+// whole trace or the timeline's range, in all or per step; sortable by any column. A click marks the module's
+// ranges on the timeline (slicesSelected). Traces without nn.Module ranges (recorded without with_stack, or
+// torch 1.x) say so.
 class ModuleView : public QWidget {
     Q_OBJECT
 public:
@@ -29,6 +31,14 @@ public:
     explicit ModuleView(QWidget* parent = nullptr);
 
     void setDocument(std::shared_ptr<const TraceDocument> doc);
+    // The timeline's range selection: modules of the ranges that overlap it, their time cut to it.
+    void setRange(qint64 t0, qint64 t1);
+    void clearRange();
+    // Times per step: divided by the ProfilerSteps that start in the shown range (TensorBoard shows
+    // one step or the average).
+    void setPerStep(bool perStep);
+    // Steps the per-step times are divided by (1 when there are none).
+    int stepCount() const { return m_steps; }
     QTreeWidget* tree() const { return m_view; }
     const ModuleTree* modules() const { return m_modules.get(); }
 
@@ -44,6 +54,10 @@ private:
 
     std::shared_ptr<const TraceDocument> m_doc;
     bool m_dirty = false;
+    bool m_hasRange = false;
+    qint64 m_t0 = 0, m_t1 = 0;
+    int m_steps = 1;
+    QCheckBox* m_perStep = nullptr;
     std::unique_ptr<CallTree> m_calls;
     std::unique_ptr<ModuleTree> m_modules;
     QLabel* m_status = nullptr;
