@@ -1,6 +1,6 @@
 # Benchmarks that need Qt (built only with the GUI): they link the UI library.
 if(KINETOSCOPE_GUI)
-    foreach(name bench_render bench_guiload)
+    foreach(name bench_render bench_guiload bench_flame)
         if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/gui/${name}.cpp)
             add_executable(${name} gui/${name}.cpp)
             target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
@@ -55,6 +55,9 @@ if(TARGET bench_overview)
 endif()
 if(TARGET bench_diff)
     target_link_libraries(bench_diff PRIVATE ks_kinetosynth)
+endif()
+if(TARGET bench_calltree)
+    target_link_libraries(bench_calltree PRIVATE ks_kinetosynth)
 endif()
 
 # The many-ranks benchmark and the job generator (bench/rankgen.h).

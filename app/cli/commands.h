@@ -25,6 +25,7 @@ const std::vector<Command>& commands();
 int runInfo(const Args& args);
 int runExport(const Args& args);
 int runExportStacks(const Args& args);
+int runFlame(const Args& args);
 int runExportMemory(const Args& args);
 int runSummary(const Args& args);
 int runAnalyze(const Args& args);

@@ -6,12 +6,14 @@
 #include "ui/critical/criticalpathpanel.h"
 #include "ui/document/documentloader.h"
 #include "ui/document/tracedocument.h"
+#include "ui/flame/flamepanel.h"
 #include "ui/live/livecontroller.h"
 #include "ui/mainwindow/exportmenu.h"
 #include "ui/mainwindow/logdirpicker.h"
 #include "ui/mainwindow/recentfiles.h"
 #include "ui/mainwindow/timelinekeyrouter.h"
 #include "ui/memory/memoryview.h"
+#include "ui/modules/moduleview.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/panels/banner.h"
 #include "ui/panels/detailspanel.h"
@@ -211,6 +213,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_critical, &CriticalPathPanel::sliceRequested, this,
             [this](SliceRef r) { m_timeline->selectSlice(r); });
     connect(m_critical, &CriticalPathPanel::pathReady, this, &MainWindow::highlightSlices);
+    // The flame graph follows the timeline's range selection; a frame marks its slices.
+    connect(m_timeline, &TimelineView::rangeSelected, m_flame,
+            [this](qint64 t0, qint64 t1, std::vector<TrackId>) { m_flame->setRange(t0, t1); });
+    connect(m_timeline, &TimelineView::rangeCleared, m_flame, &FlamePanel::clearRange);
+    connect(m_flame, &FlamePanel::slicesSelected, this, &MainWindow::highlightSlices);
+    connect(m_modules, &ModuleView::slicesSelected, this, &MainWindow::highlightSlices);
+    connect(m_timeline, &TimelineView::rangeSelected, m_modules,
+            [this](qint64 t0, qint64 t1, std::vector<TrackId>) { m_modules->setRange(t0, t1); });
+    connect(m_timeline, &TimelineView::rangeCleared, m_modules, &ModuleView::clearRange);
     connect(m_kernels, &KernelPanel::kernelSelected, this, &MainWindow::selectKernel);
     connect(m_kernels, &KernelPanel::nextOccurrence, m_timeline, &TimelineView::nextMatch);
     connect(m_kernels, &KernelPanel::previousOccurrence, m_timeline, &TimelineView::previousMatch);
@@ -395,6 +406,8 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
             m_range->setDocument(m_doc);
             // A live trace still grows: its path is computed when the session ends.
             m_critical->setDocument(m_live ? nullptr : m_doc);
+            m_flame->setDocument(m_live ? nullptr : m_doc);
+            m_modules->setDocument(m_live ? nullptr : m_doc);
             coverDocks(QString());
             emit documentLoaded(m_doc);
         });

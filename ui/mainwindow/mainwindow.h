@@ -33,6 +33,8 @@ class KernelPanel;
 class OverviewPage;
 class RangePanel;
 class CriticalPathPanel;
+class FlamePanel;
+class ModuleView;
 class InfoPanel;
 class SearchBar;
 class Banner;
@@ -197,6 +199,8 @@ private:
     MemoryView* m_memory;
     RangePanel* m_range;
     CriticalPathPanel* m_critical;
+    FlamePanel* m_flame;
+    ModuleView* m_modules;
     QTabWidget* m_analysisTabs;
     QDockWidget* m_detailsDock;
     QDockWidget* m_infoDock;

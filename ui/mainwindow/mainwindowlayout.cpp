@@ -2,9 +2,11 @@
 // proportions a trace first opens with.
 
 #include "ui/critical/criticalpathpanel.h"
+#include "ui/flame/flamepanel.h"
 #include "ui/mainwindow/docksizekeeper.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
+#include "ui/modules/moduleview.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/panels/detailspanel.h"
 #include "ui/panels/infopanel.h"
@@ -73,6 +75,8 @@ void MainWindow::buildDocks()
     m_memory = new MemoryView(this);
     m_range = new RangePanel(this);
     m_critical = new CriticalPathPanel(this);
+    m_flame = new FlamePanel(this);
+    m_modules = new ModuleView(this);
     m_overview = new OverviewPage(this);
     m_analysisTabs->addTab(m_overview, QStringLiteral("Overview"));
     m_analysisTabs->addTab(m_operators, QStringLiteral("Operators"));
@@ -80,6 +84,8 @@ void MainWindow::buildDocks()
     m_analysisTabs->addTab(m_memory, QStringLiteral("Memory"));
     m_analysisTabs->addTab(m_range, QStringLiteral("Range selection"));
     m_analysisTabs->addTab(m_critical, QStringLiteral("Critical path"));
+    m_analysisTabs->addTab(m_flame, QStringLiteral("Flame graph"));
+    m_analysisTabs->addTab(m_modules, QStringLiteral("Modules"));
     m_analysisDock = new QDockWidget(QStringLiteral("Analysis"), this);
     m_analysisDock->setObjectName(QStringLiteral("analysisDock"));
     m_analysisDock->setWidget(withLoadingCover(m_analysisTabs, this));

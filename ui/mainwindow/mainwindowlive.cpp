@@ -3,11 +3,13 @@
 #include "core/io/tracewriter.h"
 #include "ui/critical/criticalpathpanel.h"
 #include "ui/document/tracedocument.h"
+#include "ui/flame/flamepanel.h"
 #include "ui/live/launchdialog.h"
 #include "ui/live/livecontroller.h"
 #include "ui/live/livesessionpanel.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/memory/memoryview.h"
+#include "ui/modules/moduleview.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/panels/detailspanel.h"
 #include "ui/panels/infopanel.h"
@@ -138,6 +140,8 @@ void MainWindow::documentUpdated(bool final)
     m_range->setDocument(m_doc);
     // The critical path reads the whole trace on the thread pool: only once it no longer grows.
     if (final) m_critical->setDocument(m_doc);
+    if (final) m_flame->setDocument(m_doc);
+    if (final) m_modules->setDocument(m_doc);
     emit documentLoaded(m_doc);
 }
 

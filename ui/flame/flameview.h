@@ -1,0 +1,91 @@
+#pragma once
+
+#include "core/analysis/calltree/calltree.h"
+
+#include <QHash>
+#include <QPair>
+#include <QString>
+#include <QWidget>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace ks {
+class LinkIndex;
+class Trace;
+} // namespace ks
+
+namespace ks::ui {
+
+// The call tree (core/analysis/calltree, docs/flame.md) as an icicle: the root's children on the top
+// row, callees below their callers, each frame as wide as its value of the chosen metric.
+//
+// Frames narrower than a pixel are merged: consecutive ones are drawn as one grey block, and the
+// children of a merged block are not visited, so a paint touches at most about width × depth
+// frames whatever the tree's size. A search highlights the frames whose name holds the text; a
+// double click (or zoomTo()) makes a frame the full width, its callers above it kept as a path.
+// The tree is rebuilt for a time range (setRange(): the timeline's selection) or for merge by
+// line; a click on a frame emits frameActivated() with its node.
+class FlameView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FlameView(QWidget* parent = nullptr);
+    ~FlameView() override;
+
+    // The trace and its link index must outlive the view (or until the next setTrace()).
+    void setTrace(const Trace* trace, const LinkIndex* links);
+    void setRange(TimeNs from, TimeNs to);
+    void clearRange();
+    void setMetric(CallTree::Metric metric);
+    void setByLine(bool byLine);
+    void setSearch(const QString& text);
+    void zoomTo(uint32_t node); // 0: the whole tree
+
+    const CallTree* tree() const { return m_tree.get(); }
+    CallTree::Metric metric() const { return m_metric; }
+    uint32_t zoomNode() const { return m_zoom; }
+    // The node drawn at pos, or UINT32_MAX (empty space or a merged block).
+    uint32_t nodeAt(QPoint pos) const;
+    // The share of the zoomed frame's value in frames matching the search (nested matches once).
+    double searchShare() const;
+    // Frames and merged blocks the last paint drew.
+    size_t paintedFrames() const { return m_painted; }
+    size_t mergedBlocks() const { return m_merged; }
+
+    static constexpr int kRowHeight = 18;
+
+signals:
+    void frameActivated(uint32_t node);
+    void zoomChanged(uint32_t node);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    QSize sizeHint() const override;
+
+private:
+    struct Box {
+        uint32_t node;
+        double x, w;
+        int row;
+    };
+    void rebuild();
+    void layout(std::vector<Box>& boxes, std::vector<Box>* merged) const;
+    bool matches(uint32_t node) const;
+
+    const Trace* m_trace = nullptr;
+    const LinkIndex* m_links = nullptr;
+    std::unique_ptr<CallTree> m_tree;
+    CallTreeOptions m_options;
+    CallTree::Metric m_metric = CallTree::Metric::Cpu;
+    QString m_search;
+    std::vector<uint8_t> m_match; // per node, with a search
+    uint32_t m_zoom = 0;
+    mutable QHash<uint32_t, QPair<int, QString>> m_labels; // node -> (text width, elided label)
+    mutable size_t m_painted = 0;
+    mutable size_t m_merged = 0;
+};
+
+} // namespace ks::ui
