@@ -2,9 +2,12 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/timeruler.h"
 
+#include <QElapsedTimer>
 #include <QScrollBar>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace ks;
 using namespace ks::ui;
@@ -98,6 +101,34 @@ private slots:
         QVERIFY(fineLabels.contains(QStringLiteral("4.05 ms")) ||
                 fineLabels.contains(QStringLiteral("4050 µs")) ||
                 fineLabels.contains(QStringLiteral("4.050 ms")));
+    }
+
+    // Issue 30, item 11: a load ends by starting long jobs (Overview, operator summary) on the
+    // global thread pool; the first frame's track queries were queued behind them and held the GUI
+    // thread until one ended. With every global thread busy, a frame must still paint at once.
+    void aFrameNeverWaitsForTheGlobalPool()
+    {
+        Fixture f;
+        TimelineView v;
+        QVERIFY(f.show(v));
+        QThreadPool* global = QThreadPool::globalInstance();
+        const int busy = global->maxThreadCount();
+        QSemaphore started, release;
+        for (int i = 0; i < busy; ++i)
+            global->start([&] {
+                started.release();
+                release.tryAcquire(1, 20000);
+            });
+        QVERIFY(started.tryAcquire(busy, 10000)); // every global thread is taken
+        QElapsedTimer clock;
+        clock.start();
+        v.zoomToSlice(f.op); // a new window: every visible track is queried again
+        (void)v.grab();
+        const qint64 ms = clock.elapsed();
+        release.release(busy);
+        global->waitForDone();
+        QVERIFY2(ms < 5000, qPrintable(QStringLiteral("the frame took %1 ms").arg(ms)));
+        QVERIFY(v.renderer().geometry().queryCount() >= 3);
     }
 
     void windowZoomKeepsAnchorAndBounds()

@@ -3,6 +3,8 @@
 #include "ui/document/tracedocument.h"
 #include "ui/timeline/highlight.h"
 
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <atomic>
@@ -10,12 +12,27 @@
 
 namespace ks::ui {
 
+QThreadPool& TimelineGeometry::queryPool()
+{
+    // Not the global pool: a load ends by starting long jobs there (the Overview, the operator
+    // summary) that hold all of its threads for seconds, and a frame's queries queued behind them
+    // held the GUI thread as long (issue 30, item 11: most of the 834 ms stall). Never destroyed:
+    // views may paint while statics are torn down.
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool();
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        return p;
+    }();
+    return *pool;
+}
+
 void TimelineGeometry::reset(const TraceDocument* doc)
 {
     m_doc = doc;
     m_key = Key{};
     m_tracks.clear();
     m_counters.clear();
+    m_counterHold = std::numeric_limits<TimeNs>::min();
     m_highlightValid = false;
     m_highlightFor = nullptr;
     m_queries = 0;
@@ -101,7 +118,7 @@ void TimelineGeometry::prefetch(const std::vector<TrackId>& tracks)
     for (size_t i = 0; i < jobs.size(); ++i)
         jobs[i] = i;
     const Key key = m_key;
-    QtConcurrent::blockingMap(jobs, [&](size_t i) {
+    QtConcurrent::blockingMap(&queryPool(), jobs, [&](size_t i) {
         todo[i]->items.clear();
         lods[i]->query(key.window.t0, key.window.t1, std::max(1, key.width), todo[i]->items);
     });
@@ -114,8 +131,8 @@ const std::vector<CounterColumn>& TimelineGeometry::counterColumns(const Counter
 {
     for (auto& [c, cols] : m_counters)
         if (c == counter) return cols;
-    m_counters.emplace_back(
-        counter, ks::counterColumns(*counter, m_key.window.t0, m_key.window.t1, std::max(1, m_key.width)));
+    m_counters.emplace_back(counter, ks::counterColumns(*counter, m_key.window.t0, m_key.window.t1,
+                                                        std::max(1, m_key.width), m_counterHold));
     ++m_queries;
     return m_counters.back().second;
 }
