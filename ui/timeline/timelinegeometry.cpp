@@ -3,28 +3,12 @@
 #include "ui/document/tracedocument.h"
 #include "ui/timeline/highlight.h"
 
-#include <QThread>
-#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 
 namespace ks::ui {
-
-QThreadPool& TimelineGeometry::queryPool()
-{
-    // Not the global pool: a load ends by starting long jobs there (the Overview, the operator
-    // summary) that hold all of its threads for seconds, and a frame's queries queued behind them
-    // held the GUI thread as long (issue 30, item 11: most of the 834 ms stall). Never destroyed:
-    // views may paint while statics are torn down.
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool();
-        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
-        return p;
-    }();
-    return *pool;
-}
 
 void TimelineGeometry::reset(const TraceDocument* doc)
 {
@@ -118,7 +102,7 @@ void TimelineGeometry::prefetch(const std::vector<TrackId>& tracks)
     for (size_t i = 0; i < jobs.size(); ++i)
         jobs[i] = i;
     const Key key = m_key;
-    QtConcurrent::blockingMap(&queryPool(), jobs, [&](size_t i) {
+    QtConcurrent::blockingMap(jobs, [&](size_t i) {
         todo[i]->items.clear();
         lods[i]->query(key.window.t0, key.window.t1, std::max(1, key.width), todo[i]->items);
     });

@@ -6,7 +6,6 @@
 #include "ui/timeline/timewindow.h"
 
 #include <QRect>
-#include <QThreadPool>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -67,10 +66,9 @@ public:
     }
     // The original row of an item of a track.
     uint32_t rowOf(TrackId track, const LodItem& item) const;
-    // Queries, in parallel on queryPool(), every listed track whose items are not cached yet.
+    // Queries, in parallel on the global thread pool (kept free of long jobs: jobtracker.h), every
+    // listed track whose items are not cached yet.
     void prefetch(const std::vector<TrackId>& tracks);
-    // The threads prefetch() runs on: the timeline's own, never busy with background jobs.
-    static QThreadPool& queryPool();
     TrackGeometry& track(TrackId track) { return m_tracks[track.value]; }
     const std::vector<CounterColumn>& counterColumns(const CounterTrack* counter);
     // Pixel columns (0..width) holding at least one highlighted occurrence.
