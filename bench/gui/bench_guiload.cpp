@@ -53,6 +53,9 @@ int main(int argc, char** argv)
         probe.setInterval(1);
         QObject::connect(&probe, &QTimer::timeout, [&] {
             const double gap = double(sinceTick.nsecsElapsed()) / 1e6;
+            // Every long gap, with when it ended: where the stalls are, not only the longest.
+            if (gap > 50)
+                std::fprintf(stderr, "gap %.0f ms ending %.0f ms after open\n", gap, double(clock.elapsed()));
             if (gap > worst) {
                 worst = gap;
                 worstAt = double(clock.elapsed());

@@ -280,6 +280,27 @@ private slots:
         QCOMPARE(cols.back().last, 3.0);
         QVERIFY(counterColumns(c, 0, 50, 10).empty());
     }
+
+    // A live session's counters hold their last value until now (issue 30, item 14).
+    void counterColumnsHoldUntilNow()
+    {
+        CounterTrack c(ProcessId(0), StringId(), StringId());
+        c.append(100, 1.0);
+        c.append(300, 2.0);
+        auto cols = counterColumns(c, 0, 1000, 10, 650);
+        QCOMPARE(cols.back().column, 6);
+        QCOMPARE(cols.back().last, 2.0);
+        QCOMPARE(cols.size(), size_t(6)); // columns 1..6, none left out
+        // Now past the window: to its last column.
+        QCOMPARE(counterColumns(c, 0, 1000, 10, 5000).back().column, 9);
+        // An earlier "now" never cuts the counter short.
+        QCOMPARE(counterColumns(c, 0, 1000, 10, 200).back().column, 3);
+        // The whole counter before the window: its last value stands in it until now.
+        cols = counterColumns(c, 500, 1000, 5, 800);
+        QCOMPARE(cols.front().column, 0);
+        QCOMPARE(cols.back().column, 3);
+        QCOMPARE(cols.back().last, 2.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLod)

@@ -8,6 +8,9 @@ usage: live_check.py CHECK TRACE [ARGS...]
                                 thread, for N steps
   has_steps TRACE N             at least the steps 0..N-1
   processes TRACE N M           two processes: one with steps 0..N-1, the other with 0..M-1
+  optimizer_ranges TRACE N      N steps, each holding exactly one Optimizer.step#... range, none
+                                nested in another (torch's record_function and the bootstrap's
+                                own range must not both be recorded)
 """
 import json
 import sys
@@ -90,6 +93,18 @@ def main():
         got = sorted(sorted(v) for v in by_pid.values())
         assert [len(v) for v in got] == want, "steps per process: %s" % by_pid
         assert all(v == list(range(len(v))) for v in got), by_pid
+    elif check == "optimizer_ranges":
+        n = int(sys.argv[3])
+        steps = check_steps(doc, n)
+        ranges = sorted((float(e["ts"]), float(e["ts"]) + float(e["dur"]), e["name"], e.get("tid"))
+                        for e in ev if e.get("ph") == "X" and e.get("name", "").startswith("Optimizer.step#"))
+        for (s0, e0, name0, tid0), (s1, e1, name1, tid1) in zip(ranges, ranges[1:]):
+            assert not (tid0 == tid1 and s1 < e0), "%s at %.3f-%.3f holds %s at %.3f-%.3f" % (
+                name0, s0, e0, name1, s1, e1)
+        for num, s, e in steps:
+            inside = [r for r in ranges if s <= r[0] <= e]
+            assert len(inside) == 1, "step %d holds %d Optimizer.step ranges: %s" % (num, len(inside), inside)
+        assert len(ranges) == n, "%d Optimizer.step ranges for %d steps" % (len(ranges), n)
     else:
         raise SystemExit("unknown check " + check)
 

@@ -21,6 +21,14 @@ grep -q "^step 14 loss" "$work/native.out" || fail "the script's output is not f
 grep -Eq "Optimizer.step wrapped|steps from global optimizer hook" "$work/native.err" ||
     fail "no word from the bootstrap: $(cat "$work/native.err")"
 grep -q '"nn.Module: Linear' "$work/native.pt.trace.json" || fail "no module ranges in native mode"
+check optimizer_ranges "$work/native.pt.trace.json" 15 || fail "Optimizer.step ranges (Adam)"
+
+# 1b. SGD, 12 steps (issue 30, item 8): one Optimizer.step#SGD.step range per step. torch's own
+#     record_function around step() is recorded by the observer; the bootstrap's range came on top.
+"$KS_BIN" record -o "$work/sgd.pt.trace.json" -- "$PY" "$data/train_mlp.py" 12 0 sgd >"$work/sgd.out" 2>&1 ||
+    fail "SGD record: $(cat "$work/sgd.out")"
+check optimizer_ranges "$work/sgd.pt.trace.json" 12 || fail "Optimizer.step ranges (SGD)"
+grep -q '"Optimizer.step#SGD.step"' "$work/sgd.pt.trace.json" || fail "no Optimizer.step#SGD.step range"
 
 # 2. Two optimizers and the script's own profiler: still one step per iteration.
 "$KS_BIN" record -o "$work/two.pt.trace.json" -- "$PY" "$data/two_optimizers.py" 6 >"$work/two.out" 2>&1 ||

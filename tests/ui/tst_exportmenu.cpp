@@ -5,6 +5,7 @@
 #include "ui/mainwindow/exporter.h"
 #include "ui/mainwindow/exportmenu.h"
 #include "ui/overview/overviewpage.h"
+#include "ui/util/jobtracker.h"
 
 #include <QDir>
 #include <QFile>
@@ -190,8 +191,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("old");
         }
-        // Hold every pool thread so that the export cannot start before Cancel.
-        QThreadPool* pool = QThreadPool::globalInstance();
+        // Hold every job thread so that the export cannot start before Cancel.
+        QThreadPool* pool = &jobPool();
         const int threads = pool->maxThreadCount();
         QSemaphore started, release;
         for (int i = 0; i < threads; ++i)

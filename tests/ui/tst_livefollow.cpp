@@ -6,6 +6,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include <QTest>
+#include <tuple>
 
 using namespace ks;
 using namespace ks::ui;
@@ -113,6 +114,59 @@ private slots:
         view.documentGrew({run.main}, false);
         QVERIFY(view.follow());
         QVERIFY(view.window().t1 >= t.endTime());
+    }
+
+    // Issue 30, item 14: while the run goes on, the memory row reaches "now" (the trace's end) at its
+    // last value; it stopped at the last allocation the last analysis saw.
+    void memoryRowReachesNowAsTheRunGoesOn()
+    {
+        Run run = startRun();
+        Trace& t = *run.doc->trace;
+        const StringId memory = t.strings().intern("[memory]");
+        for (const auto& [ts, bytes, total] : {std::tuple{2010 * kMs, int64_t(4096), int64_t(4096)},
+                                               std::tuple{2030 * kMs, int64_t(8192), int64_t(12288)}}) {
+            MemoryEvent e;
+            e.ts = ts;
+            e.track = run.main;
+            e.name = memory;
+            e.hasAddr = true;
+            e.addr = uint64_t(ts);
+            e.bytes = bytes;
+            e.totalAllocated = total;
+            t.memoryEvents().push_back(e);
+        }
+        run.addStep();
+        t.updateBounds();
+        for (auto& l : run.doc->lods)
+            l->update();
+        // The session's periodic analysis builds the memory series; the run then goes on.
+        run.doc->adopt(analyseTrace(t, nullptr, false));
+        QCOMPARE(run.doc->memory.size(), size_t(1));
+        TimelineView view;
+        view.resize(1200, 600);
+        view.setDocument(run.doc);
+        view.setFollow(true);
+        run.grow(view, 2); // the window still holds the first step (kFollowSteps)
+        QVERIFY(t.endTime() >= 2130 * kMs);
+        (void)view.grab(); // paints: the geometry's key is the window on screen
+        TimelineGeometry& g = view.renderer().geometry();
+        const TimelineGeometry::Key key = g.key();
+        QVERIFY(key.width > 0);
+        QVERIFY(key.window.t0 < 2030 * kMs && key.window.t1 >= t.endTime());
+        const CounterTrack* row = nullptr;
+        for (const TrackLayout::Row& r : view.renderer().layout().rows())
+            if (r.kind == TrackLayout::RowKind::Counter && r.bytes) row = r.counter;
+        QVERIFY(row);
+        QCOMPARE(row, run.doc->memory[0].allocated.get());
+        const auto& cols = g.counterColumns(row);
+        QVERIFY(!cols.empty());
+        const double nsPerPx = double(key.window.span()) / key.width;
+        const int nowColumn = int(double(t.endTime() - key.window.t0) / nsPerPx);
+        QVERIFY2(cols.back().column >= nowColumn - 1,
+                 qPrintable(QStringLiteral("memory ends at column %1, now is column %2")
+                                .arg(cols.back().column)
+                                .arg(nowColumn)));
+        QCOMPARE(cols.back().last, 12288.0);
     }
 
     void lookingElsewhereStopsFollowing()

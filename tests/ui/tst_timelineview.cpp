@@ -1,8 +1,12 @@
 #include "ui/document/tracedocument.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/timeruler.h"
+#include "ui/util/jobtracker.h"
 
+#include <QElapsedTimer>
+#include <QImage>
 #include <QScrollBar>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -98,6 +102,40 @@ private slots:
         QVERIFY(fineLabels.contains(QStringLiteral("4.05 ms")) ||
                 fineLabels.contains(QStringLiteral("4050 µs")) ||
                 fineLabels.contains(QStringLiteral("4.050 ms")));
+    }
+
+    // Issue 30, item 11: a load ends by starting long jobs (Overview, operator summary). On the
+    // global thread pool they held every thread that Qt's raster engine and the frame's track
+    // queries wait for, and the first frame waited until one ended. With every job thread busy, a
+    // frame must still paint at once.
+    void aFrameNeverWaitsForBackgroundJobs()
+    {
+        Fixture f;
+        TimelineView v;
+        QVERIFY(f.show(v));
+        QObject context;
+        const int busy = jobPool().maxThreadCount();
+        std::vector<std::unique_ptr<JobTracker>> jobs;
+        QSemaphore started, release;
+        for (int i = 0; i < busy; ++i) {
+            jobs.push_back(std::make_unique<JobTracker>(&context));
+            jobs.back()->startJob(
+                [&](const std::atomic<bool>&) {
+                    started.release();
+                    return release.tryAcquire(1, 20000);
+                },
+                [](bool) {});
+        }
+        QVERIFY(started.tryAcquire(busy, 10000)); // every job thread is taken
+        QElapsedTimer clock;
+        clock.start();
+        v.zoomToSlice(f.op); // a new window: every visible track is queried again
+        const QImage frame = v.grab().toImage();
+        const qint64 ms = clock.elapsed();
+        release.release(busy);
+        jobPool().waitForDone();
+        QVERIFY(!frame.isNull());
+        QVERIFY2(ms < 5000, qPrintable(QStringLiteral("the frame took %1 ms").arg(ms)));
     }
 
     void windowZoomKeepsAnchorAndBounds()

@@ -127,6 +127,7 @@ void MemoryView::setTrace(const Trace* trace)
 
 void MemoryView::setTimeline(std::shared_ptr<const MemoryTimeline> timeline)
 {
+    m_devicePending = false;
     m_model->setDevice(nullptr, nullptr);
     m_chart->setDevice(nullptr, nullptr);
     m_timeline = std::move(timeline);
@@ -151,7 +152,25 @@ void MemoryView::setTimeline(std::shared_ptr<const MemoryTimeline> timeline)
     m_stack->setCurrentIndex(1);
     const std::optional<MemoryDevice> d = m_timeline->defaultDevice();
     const int index = d ? m_devices->findText(QString::fromStdString(d->name())) : 0;
-    m_devices->setCurrentIndex(std::max(0, index));
+    {
+        const QSignalBlocker block(m_devices);
+        m_devices->setCurrentIndex(std::max(0, index));
+    }
+    // Hidden (another tab is current, as after every load): the table's sort waits until shown.
+    m_devicePending = true;
+    if (isVisible()) showPendingDevice();
+}
+
+void MemoryView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    showPendingDevice();
+}
+
+void MemoryView::showPendingDevice()
+{
+    if (!m_devicePending) return;
+    m_devicePending = false;
     showDevice(m_devices->currentIndex());
 }
 
@@ -179,6 +198,7 @@ void MemoryView::setDevice(const QString& name)
 
 void MemoryView::showDevice(int index)
 {
+    m_devicePending = false;
     if (!m_timeline || index < 0 || size_t(index) >= m_timeline->devices().size()) return;
     const MemoryDeviceTimeline& dev = m_timeline->devices()[size_t(index)];
     m_chart->setDevice(m_timeline.get(), &dev);

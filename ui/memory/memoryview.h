@@ -42,11 +42,16 @@ public:
     // The explanation shown instead of the chart, empty while a chart is shown.
     QString explanation() const;
 
-    MemoryChartView* chartView() const { return m_chart; }
-    QTableView* tableView() const { return m_table; }
-    AllocationTableModel* allocationModel() const { return m_model; }
-    AllocationFilterProxy* allocationProxy() const { return m_proxy; }
+    // The device's chart and table are filled when the page is first shown (or one of these is
+    // asked for): sorting half a million allocations takes the GUI thread for a while, and a trace
+    // that just loaded should not wait for a page nobody looks at (issue 30, item 11).
+    MemoryChartView* chartView() { return showPendingDevice(), m_chart; }
+    QTableView* tableView() { return showPendingDevice(), m_table; }
+    AllocationTableModel* allocationModel() { return showPendingDevice(), m_model; }
+    AllocationFilterProxy* allocationProxy() { return showPendingDevice(), m_proxy; }
     QComboBox* deviceSelector() const { return m_devices; }
+    // Whether the chart and table still wait for the page to be shown.
+    bool devicePending() const { return m_devicePending; }
 
 public slots:
     // Device by name ("cuda:0"); unknown names are ignored.
@@ -59,8 +64,12 @@ signals:
     void opSelected(ks::SliceRef op);
     void opsSelected(const QList<ks::SliceRef>& ops);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void showDevice(int index);
+    void showPendingDevice();
     void showExplanation(const QString& text);
     void emitRowOps(const QModelIndex& proxyIndex);
 
@@ -77,6 +86,7 @@ private:
     AllocationTableModel* m_model = nullptr;
     AllocationFilterProxy* m_proxy = nullptr;
     bool m_hasSelection = false;
+    bool m_devicePending = false;
     qint64 m_selStart = 0;
     qint64 m_selEnd = 0;
 };

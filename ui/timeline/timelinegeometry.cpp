@@ -16,6 +16,7 @@ void TimelineGeometry::reset(const TraceDocument* doc)
     m_key = Key{};
     m_tracks.clear();
     m_counters.clear();
+    m_counterHold = std::numeric_limits<TimeNs>::min();
     m_highlightValid = false;
     m_highlightFor = nullptr;
     m_queries = 0;
@@ -114,8 +115,8 @@ const std::vector<CounterColumn>& TimelineGeometry::counterColumns(const Counter
 {
     for (auto& [c, cols] : m_counters)
         if (c == counter) return cols;
-    m_counters.emplace_back(
-        counter, ks::counterColumns(*counter, m_key.window.t0, m_key.window.t1, std::max(1, m_key.width)));
+    m_counters.emplace_back(counter, ks::counterColumns(*counter, m_key.window.t0, m_key.window.t1,
+                                                        std::max(1, m_key.width), m_counterHold));
     ++m_queries;
     return m_counters.back().second;
 }

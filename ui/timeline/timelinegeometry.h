@@ -6,6 +6,7 @@
 #include "ui/timeline/timewindow.h"
 
 #include <QRect>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -65,7 +66,8 @@ public:
     }
     // The original row of an item of a track.
     uint32_t rowOf(TrackId track, const LodItem& item) const;
-    // Queries, in parallel on the thread pool, every listed track whose items are not cached yet.
+    // Queries, in parallel on the global thread pool (kept free of long jobs: jobtracker.h), every
+    // listed track whose items are not cached yet.
     void prefetch(const std::vector<TrackId>& tracks);
     TrackGeometry& track(TrackId track) { return m_tracks[track.value]; }
     const std::vector<CounterColumn>& counterColumns(const CounterTrack* counter);
@@ -79,6 +81,15 @@ public:
     void grow(size_t trackCount);
     void invalidateTracks(const std::vector<TrackId>& tracks);
     void invalidateCounters() { m_counters.clear(); }
+    // Live sessions: counters hold their last value until t (the trace's end, "now"), rather than
+    // stopping at their last sample while the run goes on. reset() turns it off.
+    void setCounterHold(TimeNs t)
+    {
+        if (t == m_counterHold) return;
+        m_counterHold = t;
+        m_counters.clear();
+    }
+    TimeNs counterHold() const { return m_counterHold; }
 
     // Queries made since the last reset (tests and the frame log use it).
     uint64_t queryCount() const { return m_queries; }
@@ -89,6 +100,7 @@ private:
     std::vector<TrackGeometry> m_tracks;            // by TrackId
     std::vector<const CondensedTrack*> m_condensed; // by TrackId
     std::vector<std::pair<const CounterTrack*, std::vector<CounterColumn>>> m_counters;
+    TimeNs m_counterHold = std::numeric_limits<TimeNs>::min();
     const Highlight* m_highlightFor = nullptr;
     std::vector<int> m_highlightColumns;
     bool m_highlightValid = false;

@@ -107,6 +107,9 @@ void TimelineRenderer::documentGrew(bool structureChanged)
     m_counterRanges.clear();
     m_geometry.grow(t.trackCount());
     m_geometry.invalidateCounters();
+    // The run goes on: a counter (memory, RSS) stands at its last value until now, the trace's end,
+    // instead of stopping short where its last sample (or the last analysis) was.
+    m_geometry.setCounterHold(t.endTime());
     if (structureChanged) rebuildLayout();
     if (t.steps().size() != m_ruler.steps().size() || t.startTime() != m_ruler.origin()) {
         std::vector<Step> steps;

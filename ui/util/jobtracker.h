@@ -3,13 +3,29 @@
 #include <QCoreApplication>
 #include <QObject>
 #include <QPointer>
+#include <QThread>
 #include <QThreadPool>
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <utility>
 
 namespace ks::ui {
+
+// The threads background jobs run on. Not the global pool: Qt's raster paint engine and the
+// timeline's per-frame track queries use that one and wait for its threads, so long jobs holding
+// all of them (a load ends by starting the Overview and the operator summary) stalled every frame
+// for as long (issue 30, item 11). Never destroyed: jobs may still run while statics go.
+inline QThreadPool& jobPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool();
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        return p;
+    }();
+    return *pool;
+}
 
 // Runs one background job at a time for a context object (hotspot's JobTracker idiom). Starting a
 // job cancels the previous one; a result reaches the context only if the context still exists and
@@ -33,22 +49,21 @@ public:
         m_running = true;
         QPointer<QObject> context(m_context);
         JobTracker* self = this;
-        QThreadPool::globalInstance()->start(
-            [token, id, context, self, job = std::move(job), then = std::move(then)]() mutable {
-                using Result = decltype(job(*token));
-                auto result = std::make_shared<Result>(job(*token));
-                if (token->load()) return;
-                // Delivered through the application object, which outlives every window; the context is
-                // checked on the GUI thread where it can no longer be deleted under our feet.
-                QMetaObject::invokeMethod(
-                    qApp,
-                    [token, id, context, self, result, then = std::move(then)]() mutable {
-                        if (!context || token->load() || self->m_generation != id) return;
-                        self->m_running = false;
-                        then(std::move(*result));
-                    },
-                    Qt::QueuedConnection);
-            });
+        jobPool().start([token, id, context, self, job = std::move(job), then = std::move(then)]() mutable {
+            using Result = decltype(job(*token));
+            auto result = std::make_shared<Result>(job(*token));
+            if (token->load()) return;
+            // Delivered through the application object, which outlives every window; the context is
+            // checked on the GUI thread where it can no longer be deleted under our feet.
+            QMetaObject::invokeMethod(
+                qApp,
+                [token, id, context, self, result, then = std::move(then)]() mutable {
+                    if (!context || token->load() || self->m_generation != id) return;
+                    self->m_running = false;
+                    then(std::move(*result));
+                },
+                Qt::QueuedConnection);
+        });
     }
 
     void cancel()

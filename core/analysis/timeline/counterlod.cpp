@@ -5,7 +5,8 @@
 
 namespace ks {
 
-std::vector<CounterColumn> counterColumns(const CounterTrack& c, TimeNs t0, TimeNs t1, int pixels)
+std::vector<CounterColumn> counterColumns(const CounterTrack& c, TimeNs t0, TimeNs t1, int pixels,
+                                          TimeNs holdUntil)
 {
     std::vector<CounterColumn> out;
     const size_t n = c.size();
@@ -38,8 +39,9 @@ std::vector<CounterColumn> counterColumns(const CounterTrack& c, TimeNs t0, Time
     }
     out.push_back(cur);
     // After the last sample in the window the value holds to the window's end; past the counter's
-    // final sample it holds to the end of the trace as drawn by the caller.
-    const int lastColumn = i < n ? pixels - 1 : columnOf(c.ts(n - 1));
+    // final sample it holds until holdUntil, when that is later.
+    const TimeNs end = std::max(c.ts(n - 1), holdUntil);
+    const int lastColumn = i < n || end > t1 ? pixels - 1 : columnOf(end);
     for (int g = cur.column + 1; g <= lastColumn; ++g)
         out.push_back(CounterColumn{g, value, value, value});
     return out;

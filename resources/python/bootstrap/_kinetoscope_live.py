@@ -335,22 +335,33 @@ class _Live:
         if not self.global_hook:
             self._wrap_step(type(opt))
 
+    def _own_step_range(self, torch_ranged):
+        """Whether the bootstrap records the Optimizer.step range itself. torch wraps every
+        optimizer's step() in record_function("Optimizer.step#<class>.step") (1.8+, the step's
+        "hooked" wrapper; 2.x runs the global step hooks inside it), and the observer records that
+        range: a second one of ours nested in it doubled every step. Ours is only for when no
+        observer records torch's (not loaded) or torch has no such wrapper."""
+        return not (torch_ranged and self.observer is not None)
+
     def _wrap_step(self, cls):
         orig = cls.step
         if getattr(orig, "_kinetoscope", False):
             return
         live = self
         ranges = self.mode == "native" and self.capture.get("cpu", True)
+        # torch 1.x puts its profiling wrapper on the class in Optimizer.__init__, before this.
+        torch_ranged = bool(getattr(orig, "hooked", False))
         name = self.intern("Optimizer.step#%s.step" % cls.__name__)
 
         @functools.wraps(orig)
         def step(self, *args, **kwargs):
-            if ranges:
+            own = ranges and live._own_step_range(torch_ranged)
+            if own:
                 live.lib.ks_range_push(name)
             try:
                 result = orig(self, *args, **kwargs)
             finally:
-                if ranges:
+                if own:
                     live.lib.ks_range_pop()
             live.step("Optimizer#%x" % id(self))
             return result
@@ -374,16 +385,22 @@ class _Live:
         if post is not None:
             ranges = self.mode == "native" and self.capture.get("cpu", True)
             pre = getattr(module, "register_optimizer_step_pre_hook", None)
-            if ranges and pre is not None:
-                pre(lambda opt, args, kwargs: self.lib.ks_range_push(
-                    self.intern("Optimizer.step#%s.step" % type(opt).__name__)))
-            post_range = ranges and pre is not None
+            # The global hooks run inside torch's record_function of the step: the range is ours
+            # only while no observer records that one (the observer is loaded once, with torch, so
+            # the pre and post hooks of one step decide alike).
+            hooked = ranges and pre is not None
+
+            def before(opt, args, kwargs):
+                if hooked and self._own_step_range(True):
+                    self.lib.ks_range_push(self.intern("Optimizer.step#%s.step" % type(opt).__name__))
 
             def after(opt, args, kwargs):
-                if post_range:
+                if hooked and self._own_step_range(True):
                     self.lib.ks_range_pop()
                 self.step("Optimizer#%x" % id(opt))
 
+            if hooked:
+                pre(before)
             post(after)
             self.global_hook = True
 

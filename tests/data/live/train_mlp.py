@@ -1,5 +1,7 @@
 # A small, ordinary PyTorch training loop: nothing in it knows about Kinetoscope. The live tests
 # launch it unmodified and expect exactly STEPS steps.
+#
+# usage: train_mlp.py [STEPS] [SLEEP_MS] [adam|sgd]
 import sys
 import time
 
@@ -7,10 +9,14 @@ import torch
 
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 12
 sleep_ms = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+which = sys.argv[3] if len(sys.argv) > 3 else "adam"
 
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
-optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+if which == "sgd":
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+else:
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
 loss_fn = torch.nn.CrossEntropyLoss()
 
 started = None
