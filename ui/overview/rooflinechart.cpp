@@ -33,9 +33,11 @@ QString legendName(const std::string& sheet)
 
 } // namespace
 
-RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
+// The view is given its chart when it is made: QChartView(parent) makes a default chart that
+// setChart() would release, not delete (a leak of every chart view, found by LeakSanitizer).
+RooflineChart::RooflineChart(QWidget* parent) : QChartView(new QChart, parent)
 {
-    auto* c = new QChart;
+    QChart* c = chart();
     c->setAnimationOptions(QChart::NoAnimation);
     c->setMargins(QMargins(2, 2, 2, 2));
     c->legend()->setAlignment(Qt::AlignBottom);
@@ -57,7 +59,6 @@ RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
     m_y->setBase(10);
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
-    setChart(c);
     setRenderHint(QPainter::Antialiasing, true);
     followThemeInChart(this);
 }

@@ -39,9 +39,11 @@ QColor stepCategoryColor(StepCategory c)
     return p.other;
 }
 
-StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(parent)
+// The view is given its chart when it is made: QChartView(parent) makes a default chart that
+// setChart() would release, not delete (a leak of every chart view, found by LeakSanitizer).
+StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(new QChart, parent)
 {
-    auto* c = new QChart;
+    QChart* c = chart();
     c->setAnimationOptions(QChart::NoAnimation);
     c->setMargins(QMargins(2, 2, 2, 2));
     // The page's summary line is the legend (same colours, with the shares).
@@ -65,7 +67,6 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QChartView(parent)
     c->addAxis(m_axisY, Qt::AlignLeft);
     m_series->attachAxis(m_axisX);
     m_series->attachAxis(m_axisY);
-    setChart(c);
     setRenderHint(QPainter::Antialiasing, true);
     followThemeInChart(this);
     connect(m_series, &QStackedBarSeries::clicked, this, [this](int index, QBarSet*) {

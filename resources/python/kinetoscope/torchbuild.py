@@ -244,6 +244,12 @@ def ensure(running, abi, kinetoscope_lib, say=None):
         why = unsafe_path(path, own=os.path.exists(path))
         if why:
             return give_up(f"unsafe cache directory: {why} (set KINETOSCOPE_CACHE_DIR)")
+    # Nor a cached library (or its sidecar) that someone else could have replaced: said, not
+    # silently built over.
+    for f in (os.path.join(directory, LIBRARY), os.path.join(directory, SIDECAR)):
+        why = unsafe_path(f) if os.path.lexists(f) else None
+        if why:
+            return give_up(f"unsafe cached library: {why} (remove it, or set KINETOSCOPE_CACHE_DIR)")
     src = sources()
     digest = _sources_digest(src) if src else None
     found = _cached(directory, running, abi, digest)

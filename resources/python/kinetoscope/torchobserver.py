@@ -57,13 +57,18 @@ def _open(path):
         lib = ctypes.CDLL(path)
     except OSError as e:
         return None, f"{path}: {e}"
-    lib.kstorch_abi_version.restype = ctypes.c_int
-    lib.kstorch_last_error.restype = ctypes.c_char_p
-    lib.kstorch_enable.argtypes = [ctypes.c_char_p]
-    lib.kstorch_enable.restype = ctypes.c_int
-    lib.kstorch_disable.restype = ctypes.c_int
-    lib.kstorch_enabled.restype = ctypes.c_int
-    lib.kstorch_stacks_enabled.restype = ctypes.c_int
+    try:
+        lib.kstorch_abi_version.restype = ctypes.c_int
+        lib.kstorch_last_error.restype = ctypes.c_char_p
+        lib.kstorch_enable.argtypes = [ctypes.c_char_p]
+        lib.kstorch_enable.restype = ctypes.c_int
+        lib.kstorch_disable.restype = ctypes.c_int
+        lib.kstorch_enabled.restype = ctypes.c_int
+        lib.kstorch_stacks_enabled.restype = ctypes.c_int
+    except AttributeError as e:
+        # Some other library under the observer's name (a foreign or damaged file): a reason, not
+        # an exception out of the user's profile().
+        return None, f"not the torch observer: {e}"
     if lib.kstorch_abi_version() != ABI_VERSION:
         return None, f"{path}: ABI {lib.kstorch_abi_version()}, expected {ABI_VERSION}"
     return lib, None
