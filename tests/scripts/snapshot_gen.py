@@ -44,7 +44,7 @@ def make_frames(rnd, count):
 
 
 def simulate(rnd, device, n, frames, stacks, args, t0):
-    trace, segs, live = [], [], {}
+    trace, segs, live, live_list, current = [], [], {}, [], {}
     next_addr = 0x7f0000000000 + device * 0x10000000000
     t = t0
     streams = [0, 0, 0, 0x55d0c4a1b2c0 + device]
@@ -66,12 +66,15 @@ def simulate(rnd, device, n, frames, stacks, args, t0):
 
     while len(trace) < n:
         if live and (rnd.random() < 0.42 or len(live) > 400):
-            addr = rnd.choice(list(live))
+            j = rnd.randrange(len(live_list))
+            addr = live_list[j]
+            live_list[j] = live_list[-1]
+            live_list.pop()
             size, stream, k, seg = live.pop(addr)
             seg["live"] -= 1
             entry("free_requested", addr, size, stream, k)
             entry("free_completed", addr, size, stream, k)
-            if seg["live"] == 0 and rnd.random() < 0.3:
+            if seg["live"] == 0 and current.get(seg["stream"]) is not seg and rnd.random() < 0.3:
                 segs.remove(seg)
                 entry("segment_free", seg["addr"], seg["size"], seg["stream"], seg["k"])
             continue
@@ -79,12 +82,15 @@ def simulate(rnd, device, n, frames, stacks, args, t0):
         size = ((size + rnd.randrange(0, 4096)) + 511) // 512 * 512
         stream = rnd.choice(streams)
         k = rnd.randrange(len(stacks))
-        seg = next((s for s in segs if s["stream"] == stream and s["size"] - s["used"] >= size), None)
-        if seg is None:
+        # Allocations fill the stream's newest segment; a new one is mapped when it is full (the
+        # search stays O(1), so a million entries take seconds).
+        seg = current.get(stream)
+        if seg is None or seg["size"] - seg["used"] < size:
             ssize = max(2 << 20, (size + (2 << 20) - 1) // (2 << 20) * (2 << 20))
             seg = {"addr": next_addr, "size": ssize, "used": 0, "live": 0, "stream": stream, "k": k, "blocks": []}
             next_addr += ssize + (1 << 21)
             segs.append(seg)
+            current[stream] = seg
             extra = {"pool_id": (0, 0)} if rnd.random() < 0.5 else {}
             entry("segment_alloc", seg["addr"], ssize, stream, k, **extra)
         addr = seg["addr"] + seg["used"]
@@ -92,6 +98,7 @@ def simulate(rnd, device, n, frames, stacks, args, t0):
         seg["live"] += 1
         seg["blocks"].append(addr)
         live[addr] = (size, stream, k, seg)
+        live_list.append(addr)
         extra = {}
         if rnd.random() < 0.1:
             extra["compile_context"] = "[0/%d] torch/_dynamo" % rnd.randrange(3)

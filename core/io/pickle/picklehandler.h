@@ -25,6 +25,12 @@ public:
     // A tuple arrives complete (TUPLE, TUPLE1..3, EMPTY_TUPLE).
     virtual uint64_t newTuple(std::span<const Value> items) = 0;
     virtual void append(uint64_t list, const Value& item) = 0;
+    // APPENDS: the items of one batch, in order (a handler may look its list up once for them all).
+    virtual void appendMany(uint64_t list, std::span<const Value> items)
+    {
+        for (const Value& v : items)
+            append(list, v);
+    }
     virtual void setItem(uint64_t dict, const Value& key, const Value& value) = 0;
     // STOP: the pickle's value.
     virtual void finish(const Value& root) = 0;

@@ -175,9 +175,15 @@ bool Reader::refill(size_t need)
     return m_end >= need;
 }
 
+void Reader::takeSlow(size_t n)
+{
+    if (!refill(n)) fail("truncated (needs " + std::to_string(n) + " more bytes)");
+}
+
 const uint8_t* Reader::take(size_t n)
 {
-    if (m_end - m_pos < n && !refill(n)) fail("truncated (needs " + std::to_string(n) + " more bytes)");
+    if (m_end - m_pos < n) [[unlikely]]
+        takeSlow(n);
     const uint8_t* p = m_buffer.data() + m_pos;
     m_pos += n;
     return p;
@@ -368,8 +374,7 @@ void Reader::appendsFromMark()
     if (mark == 0 || mark <= below) fail("APPENDS with no list below its MARK");
     const Value& list = m_stack[mark - 1];
     if (!list.isObject()) fail(std::string("APPENDS to a ") + kindName(list.kind));
-    for (size_t k = mark; k < m_stack.size(); ++k)
-        m_handler.append(list.handle, m_stack[k]);
+    m_handler.appendMany(list.handle, std::span<const Value>(m_stack.data() + mark, m_stack.size() - mark));
     popMark();
 }
 

@@ -53,6 +53,7 @@ private:
     void run();
     [[noreturn]] void fail(const std::string& what) const;
     const uint8_t* take(size_t n);
+    [[gnu::noinline]] void takeSlow(size_t n);
     bool refill(size_t need);
     std::string_view takeText(uint64_t n);
 

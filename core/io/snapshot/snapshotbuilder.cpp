@@ -466,6 +466,23 @@ void SnapshotBuilder::append(uint64_t list, const Value& item)
     }
 }
 
+// The hot path of a big snapshot: the frames of a stack, mostly memo references to frames already
+// made, in batches of up to 1000.
+void SnapshotBuilder::appendMany(uint64_t list, std::span<const Value> items)
+{
+    PendingList& l = listOf(list);
+    for (const Value& v : items) {
+        if (v.kind == Kind::Object && v.handle < m_meaning.size()) {
+            const uint32_t m = m_meaning[v.handle];
+            if (kindOf(m) == kFrame) {
+                l.frames.push_back(indexOf(m));
+                continue;
+            }
+        }
+        append(list, v);
+    }
+}
+
 namespace {
 
 int64_t intValue(const Value& v, uint8_t key)

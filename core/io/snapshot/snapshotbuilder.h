@@ -27,6 +27,7 @@ public:
     uint64_t newDict() override;
     uint64_t newTuple(std::span<const pickle::Value> items) override;
     void append(uint64_t list, const pickle::Value& item) override;
+    void appendMany(uint64_t list, std::span<const pickle::Value> items) override;
     void setItem(uint64_t dict, const pickle::Value& key, const pickle::Value& value) override;
     void finish(const pickle::Value& root) override;
 
