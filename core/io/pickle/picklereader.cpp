@@ -208,9 +208,15 @@ std::string_view Reader::takeText(uint64_t n)
     return m_scratch;
 }
 
+void Reader::stackFull() const
+{
+    fail("stack deeper than " + std::to_string(m_limits.maxStack));
+}
+
 void Reader::push(const Value& v)
 {
-    if (m_stack.size() >= m_limits.maxStack) fail("stack deeper than " + std::to_string(m_limits.maxStack));
+    if (m_stack.size() >= m_limits.maxStack) [[unlikely]]
+        stackFull();
     m_stack.push_back(v);
 }
 

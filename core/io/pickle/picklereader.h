@@ -58,6 +58,7 @@ private:
     std::string_view takeText(uint64_t n);
 
     void push(const Value& v);
+    [[noreturn, gnu::noinline]] void stackFull() const;
     Value pop();
     Value& top();
     size_t markPosition() const;
