@@ -124,11 +124,15 @@ void appendDevice(std::string& out, const MemorySnapshot& snap, const SnapshotTi
     out += ']';
     if (o.series) {
         out += ",\"live_after\":[";
-        for (size_t i = 0; i < n; ++i)
-            out += (i ? "," : "") + std::to_string(t.liveAfter[i]);
+        for (size_t i = 0; i < n; ++i) {
+            if (i) out += ',';
+            out += std::to_string(t.liveAfter[i]);
+        }
         out += "],\"reserved_after\":[";
-        for (size_t i = 0; i < n; ++i)
-            out += (i ? "," : "") + std::to_string(t.reservedAfter[i]);
+        for (size_t i = 0; i < n; ++i) {
+            if (i) out += ',';
+            out += std::to_string(t.reservedAfter[i]);
+        }
         out += ']';
     }
     out += '}';
