@@ -53,8 +53,10 @@ public:
         case Kind::Object: {
             const Node& n = nodes[v.handle];
             std::string s(1, n.kind);
-            for (size_t k = 0; k < n.items.size(); ++k)
-                s += (k ? ", " : "") + n.items[k];
+            for (size_t k = 0; k < n.items.size(); ++k) {
+                if (k) s += ", ";
+                s += n.items[k];
+            }
             if (n.kind == '(' && n.items.size() == 1) s += ",";
             return s + (n.kind == '[' ? "]" : n.kind == '{' ? "}" : ")");
         }
