@@ -24,6 +24,10 @@ const std::vector<Command>& commands()
          runAnalyzeJob},
         {"analyze-rank", "one rank's summary as analyze-job gathers it (--json for the workers)",
          runAnalyzeRank},
+        {"snapshot",
+         "a CUDA memory snapshot (torch.cuda.memory._dump_snapshot): peak per device, what was alive at the "
+         "peak by top frame, fragmentation over time, OOMs",
+         runSnapshot},
         {"info", "print what a trace holds: processes, tracks, event counts, metadata, execution-trace links",
          runInfo},
         {"export", "write a trace as a Kineto-style Chrome trace (.json or .json.gz)", runExport},

@@ -35,6 +35,7 @@ int runAnalyzeCriticalPath(const Args& args);
 int runDiff(const Args& args);
 int runAnalyzeJob(const Args& args);
 int runAnalyzeRank(const Args& args);
+int runSnapshot(const Args& args);
 
 // Prints the summary table of a trace (or a log directory's newest trace) when no window can be
 // opened; `why` says why ("no display available").

@@ -8,3 +8,6 @@ kinetoscope_fuzz_target(fuzz_nvprof ks_analysis ks_io)
 kinetoscope_fuzz_target(fuzz_et ks_analysis ks_io)
 # fuzz_kjob: .kjob job files and rank summaries, read, written back, and the job views on them.
 kinetoscope_fuzz_target(fuzz_kjob ks_analysis ks_io)
+# fuzz_snapshot: CUDA memory snapshot pickles through the safe pickle reader, the snapshot builder and
+# every device's timeline.
+kinetoscope_fuzz_target(fuzz_snapshot ks_analysis ks_io)
