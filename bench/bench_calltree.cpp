@@ -15,6 +15,7 @@
 #include "core/analysis/timeline/linkindex.h"
 #include "core/io/tracereader.h"
 #include "kinetosynth.h"
+#include "sizearg.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,24 +43,6 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-bool parseSize(const char* s, uint64_t& out)
-{
-    char* end = nullptr;
-    const double v = std::strtod(s, &end);
-    if (end == s || v <= 0) return false;
-    double mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1024.0;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1024.0 * 1024;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1024.0 * 1024 * 1024;
-    else if (*end != 0)
-        return false;
-    out = uint64_t(v * mult);
-    return true;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -69,7 +52,7 @@ int main(int argc, char** argv)
     int runs = 3;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (!parseSize(argv[++i], size)) return 2;
+            if (!ks::bench::parseSize(argv[++i], size)) return 2;
         } else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
             runs = std::max(1, std::atoi(argv[++i]));
         } else if (argv[i][0] == '-') {

@@ -6,6 +6,7 @@
 // tensorboard_trace_handler(use_gzip=True) does), whatever OUT's suffix.
 
 #include "kinetosynth.h"
+#include "sizearg.h"
 
 #include <chrono>
 #include <cstdio>
@@ -15,24 +16,6 @@
 #include <zlib.h>
 
 namespace {
-
-bool parseSize(const char* s, uint64_t& out)
-{
-    char* end = nullptr;
-    const double v = std::strtod(s, &end);
-    if (end == s || v <= 0) return false;
-    double mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1024.0;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1024.0 * 1024;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1024.0 * 1024 * 1024;
-    else if (*end != 0)
-        return false;
-    out = uint64_t(v * mult);
-    return true;
-}
 
 const char* const kUsage =
     "usage: tracegen OUT SIZE[K|M|G] [--gzip] [--compact] [--arg-heavy] [--seed N] [--level 1-9]\n";
@@ -75,7 +58,7 @@ int main(int argc, char** argv)
         }
     if (argc < 3) return usage();
     ks::bench::SynthOptions opt;
-    if (!parseSize(argv[2], opt.targetBytes)) return usage();
+    if (!ks::bench::parseSize(argv[2], opt.targetBytes)) return usage();
     bool gzip = false;
     int level = 6;
     for (int i = 3; i < argc; ++i) {
