@@ -241,7 +241,8 @@ private slots:
         QVERIFY2(
             analysis->height() * 100 / o.window->height() <= 38,
             qPrintable(QStringLiteral("analysis %1 of %2").arg(analysis->height()).arg(o.window->height())));
-        QVERIFY2(tl > analysis->height() * 3 / 2, qPrintable(QStringLiteral("timeline %1").arg(tl)));
+        QVERIFY2(tl > analysis->height() * 3 / 2,
+                 qPrintable(QStringLiteral("timeline %1, analysis %2").arg(tl).arg(analysis->height())));
     }
 
     void deepPythonStacksOpenFoldedAndGpuStreamsAreOnTheFirstScreen_data()

@@ -69,8 +69,13 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    // Room for source lines beside the graph from the start.
+    // Room for source lines beside the graph from the start. In height the lists and the source
+    // panel give way (the splitter sums its children's minimums, and the Analysis dock, hence the
+    // timeline's share of the window, would follow them).
     side->setMinimumWidth(360);
+    for (QWidget* w : {static_cast<QWidget*>(m_callers), static_cast<QWidget*>(m_callees),
+                       static_cast<QWidget*>(m_source)})
+        w->setMinimumHeight(40);
     split->setSizes({600, 400});
     layout->addWidget(split, 1);
     // A caller or callee's name goes into the search: the flame graph shows where it sits.

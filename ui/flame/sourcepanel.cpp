@@ -50,6 +50,11 @@ SourcePanel::SourcePanel(QWidget* parent) : QWidget(parent)
     m_table = new QTableWidget(this);
     m_table->setColumnCount(3);
     m_table->setHorizontalHeaderLabels({tr("Calls' time"), tr("Line"), tr("Source")});
+    // Every table's column says what it holds (as the table-model base's headers do).
+    const QStringList tips = {tr("Time of the frame's calls made from this line (the chosen metric)"),
+                              tr("Line number in the file"), tr("The file's text")};
+    for (int c = 0; c < tips.size(); ++c)
+        m_table->horizontalHeaderItem(c)->setToolTip(tips[c]);
     m_table->verticalHeader()->hide();
     m_table->setShowGrid(false);
     m_table->setWordWrap(false);
