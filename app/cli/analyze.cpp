@@ -80,11 +80,7 @@ int runAnalyze(const Args& args)
                 return 2;
             }
         } else if (a == "--steps") {
-            if (!in.value(v)) return 2;
-            if (!parseNumberRange(v, stepA, stepB)) {
-                in.invalid("A-B (step numbers)", v);
-                return 2;
-            }
+            if (!in.numberRange(stepA, stepB, "A-B (step numbers)")) return 2;
             steps = true;
         } else if (a == "--device-peak") {
             if (!in.value(v)) return 2;

@@ -34,6 +34,13 @@ bool ArgReader::invalid(const char* what, std::string_view value) const
     return false;
 }
 
+bool ArgReader::numberRange(int64_t& a, int64_t& b, const char* what)
+{
+    std::string v;
+    if (!value(v)) return false;
+    return parseNumberRange(v, a, b) || invalid(what, v);
+}
+
 void ArgReader::unknownOption() const
 {
     std::fprintf(stderr, "kinetoscope %s: unknown option '%s'\n", m_command, escapeText(arg()).c_str());

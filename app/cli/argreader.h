@@ -38,6 +38,8 @@ public:
         out = n;
         return true;
     }
+    // The value as "A-B" or "A" (parseNumberRange); `what` names the form ("A-B (step numbers)").
+    bool numberRange(int64_t& a, int64_t& b, const char* what);
     // The current argument as the trace path; a second path is a mistake.
     bool path(std::string& out);
 

@@ -78,11 +78,7 @@ int runAnalyzeCriticalPath(const Args& args)
         } else if (a == "--zero-weight-launch-edges") {
             options.zeroWeightLaunchEdges = true;
         } else if (a == "--steps") {
-            if (!in.value(v)) return 2;
-            if (!parseNumberRange(v, stepA, stepB)) {
-                in.invalid("A-B (step numbers)", v);
-                return 2;
-            }
+            if (!in.numberRange(stepA, stepB, "A-B (step numbers)")) return 2;
             steps = true;
         } else if (a == "--annotation") {
             if (!in.value(annotation)) return 2;
@@ -91,11 +87,7 @@ int runAnalyzeCriticalPath(const Args& args)
                 return 2;
             }
         } else if (a == "--instance") {
-            if (!in.value(v)) return 2;
-            if (!parseNumberRange(v, instA, instB)) {
-                in.invalid("I[-J] (0-based instances)", v);
-                return 2;
-            }
+            if (!in.numberRange(instA, instB, "I[-J] (0-based instances)")) return 2;
             instanceGiven = true;
         } else if (a == "--what-if") {
             if (!in.value(v)) return 2;
