@@ -385,33 +385,48 @@ void MainWindow::cancelLoad()
     m_loader->cancel();
 }
 
+void MainWindow::runInTurns(const std::shared_ptr<TraceDocument>& doc,
+                            std::vector<std::function<void()>> steps, size_t next)
+{
+    if (next >= steps.size()) return;
+    QTimer::singleShot(0, this, [this, doc, steps = std::move(steps), next]() mutable {
+        if (m_doc != doc) return;
+        steps[next]();
+        runInTurns(doc, std::move(steps), next + 1);
+    });
+}
+
 void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
 {
     m_searchJobs.cancel();
     m_highlightOwner = HighlightOwner::None;
     m_doc = doc;
     m_timeline->setDocument(m_doc);
-    // The panels are filled on later turns of the event loop, so that taking over a loaded trace
-    // never holds the GUI thread for long in one go (the timeline's first frame comes in between).
-    QTimer::singleShot(0, this, [this, doc] {
-        if (m_doc != doc) return;
-        m_overview->setDocument(m_doc, m_live != nullptr);
-        m_kernels->setDocument(m_doc);
-        m_operators->setDocument(m_doc);
-        QTimer::singleShot(0, this, [this, doc] {
-            if (m_doc != doc) return;
-            m_memory->setTimeline(m_doc->memoryTimeline);
-            m_details->setDocument(m_doc);
-            m_info->setDocument(m_doc);
-            m_range->setDocument(m_doc);
-            // A live trace still grows: its path is computed when the session ends.
-            m_critical->setDocument(m_live ? nullptr : m_doc);
-            m_flame->setDocument(m_live ? nullptr : m_doc);
-            m_modules->setDocument(m_live ? nullptr : m_doc);
-            coverDocks(QString());
-            emit documentLoaded(m_doc);
-        });
-    });
+    // The panels are filled on later turns of the event loop, one or two per turn, so that taking
+    // over a loaded trace never holds the GUI thread for long in one go (the timeline's first frame
+    // comes in between, and input is served between panels). A newer document ends the chain.
+    const bool live = m_live != nullptr;
+    runInTurns(doc, {[this, live] { m_overview->setDocument(m_doc, live); },
+                     [this] {
+                         m_kernels->setDocument(m_doc);
+                         m_operators->setDocument(m_doc);
+                     },
+                     [this] {
+                         m_memory->setTimeline(m_doc->memoryTimeline);
+                         m_details->setDocument(m_doc);
+                     },
+                     [this] {
+                         m_info->setDocument(m_doc);
+                         m_range->setDocument(m_doc);
+                     },
+                     // A live trace still grows: its path and call tree are computed when the
+                     // session ends.
+                     [this, live] { m_critical->setDocument(live ? nullptr : m_doc); },
+                     [this, live] {
+                         m_flame->setDocument(live ? nullptr : m_doc);
+                         m_modules->setDocument(live ? nullptr : m_doc);
+                     },
+                     [this] { coverDocks(QString()); }, [this] { emit documentLoaded(m_doc); }});
     QStringList warnings;
     for (const std::string& w : doc->warnings)
         warnings << QString::fromStdString(w);

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QLabel;
 class QMenu;
@@ -135,6 +136,10 @@ private:
     void updateRecentMenu();
     void startLoad(const QString& file);
     void setDocument(std::shared_ptr<TraceDocument> doc);
+    // Runs steps[next], steps[next + 1], ... each on its own later turn of the event loop while doc
+    // is still the window's document.
+    void runInTurns(const std::shared_ptr<TraceDocument>& doc, std::vector<std::function<void()>> steps,
+                    size_t next = 0);
     void runSearch(const QString& text, bool regex, bool caseSensitive);
     void highlightEvents(const QString& label, const std::vector<SliceRef>& events);
     // Marks exactly these slices (not every slice of their names): the critical path.

@@ -10,6 +10,11 @@
 
 namespace ks::ui {
 
+namespace {
+// Below this width a step cannot show its alternating colour or a label.
+constexpr double kNarrowStepPixels = 3;
+} // namespace
+
 RulerPainter::RulerPainter()
 {
     m_font.setPixelSize(11);
@@ -62,13 +67,35 @@ void RulerPainter::paintSteps(QPainter& p, const TimelineCoords& c) const
     const int h = metrics::kStepRulerHeight;
     p.setFont(m_smallFont);
     const QFontMetrics fm(m_smallFont);
-    for (size_t i = 0; i < m_steps.size(); ++i) {
+    const int digitWidth = fm.horizontalAdvance(QLatin1Char('0'));
+    // Only the steps in the window (steps are in start order and do not overlap), and a run of
+    // steps too narrow to tell apart drawn as one band: a trace of thousands of steps zoomed out
+    // cost a rectangle and two text measurements per step on every frame.
+    size_t i = size_t(std::upper_bound(m_steps.begin(), m_steps.end(), c.window.t0,
+                                       [](TimeNs t, const Step& s) { return t < s.start; }) -
+                      m_steps.begin());
+    if (i > 0) --i;
+    int runX0 = -1, runX1 = -1;
+    auto flushRun = [&] {
+        if (runX0 < 0) return;
+        p.fillRect(QRect(runX0, top + 2, std::max(1, runX1 - runX0), h - 4), Theme::palette().stepLabel);
+        runX0 = runX1 = -1;
+    };
+    for (; i < m_steps.size(); ++i) {
         const Step& s = m_steps[i];
+        if (s.start > c.window.t1) break;
         const double x0 = std::max<double>(c.trackLeft(), c.x(s.start));
         const double x1 = std::min<double>(c.size.width(), c.x(s.end));
         if (x1 < c.trackLeft() || x0 > c.size.width()) continue;
+        if (x1 - x0 < kNarrowStepPixels) {
+            if (runX0 < 0) runX0 = int(x0);
+            runX1 = std::max(runX1, int(x1));
+            continue;
+        }
+        flushRun();
         const QRect r(int(x0), top + 2, std::max(1, int(x1) - int(x0) - 1), h - 4);
         p.fillRect(r, i % 2 ? Theme::palette().stepLabelAlt : Theme::palette().stepLabel);
+        if (r.width() < digitWidth + 4) continue;
         QString label = QStringLiteral("Step %1").arg(s.number);
         if (fm.horizontalAdvance(label) + 8 > r.width()) label = QString::number(s.number);
         if (fm.horizontalAdvance(label) + 4 <= r.width()) {
@@ -76,6 +103,7 @@ void RulerPainter::paintSteps(QPainter& p, const TimelineCoords& c) const
             p.drawText(r, Qt::AlignCenter, label);
         }
     }
+    flushRun();
 }
 
 void RulerPainter::paint(QPainter& p, const TimelineCoords& c, const TimelineState& s,

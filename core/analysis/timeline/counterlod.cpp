@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace ks {
 
@@ -21,7 +22,8 @@ std::vector<CounterColumn> counterColumns(const CounterTrack& c, TimeNs t0, Time
     int col = columnOf(c.ts(i));
     double value = c.value(i);
     CounterColumn cur{col, value, value, value};
-    for (++i; i < n; ++i) {
+    ++i;
+    while (i < n) {
         const TimeNs ts = c.ts(i);
         if (ts > t1) break;
         const int k = columnOf(ts);
@@ -32,10 +34,17 @@ std::vector<CounterColumn> counterColumns(const CounterTrack& c, TimeNs t0, Time
                 out.push_back(CounterColumn{g, value, value, value});
             cur = CounterColumn{k, value, value, value};
         }
-        value = c.value(i);
-        cur.min = std::min(cur.min, value);
-        cur.max = std::max(cur.max, value);
+        // Every sample of column k at once: the column's extent from the counter's block summaries,
+        // so a zoomed-out window costs a search and a few summaries per column, not one step per
+        // sample.
+        const size_t j = c.times().lowerBound(
+            k, [&](TimeNs t, int column) { return t <= t1 && columnOf(t) <= column; }, i + 1, n);
+        const auto [lo, hi] = c.valueRange(i, j);
+        value = c.value(j - 1);
+        cur.min = std::min(cur.min, lo);
+        cur.max = std::max(cur.max, hi);
         cur.last = value;
+        i = j;
     }
     out.push_back(cur);
     // After the last sample in the window the value holds to the window's end; past the counter's
@@ -51,11 +60,7 @@ void counterRange(const CounterTrack& c, double& lo, double& hi)
 {
     lo = hi = 0;
     if (c.size() == 0) return;
-    lo = hi = c.value(0);
-    for (size_t i = 1; i < c.size(); ++i) {
-        lo = std::min(lo, c.value(i));
-        hi = std::max(hi, c.value(i));
-    }
+    std::tie(lo, hi) = c.valueRange(0, c.size());
 }
 
 } // namespace ks

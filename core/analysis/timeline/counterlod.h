@@ -20,7 +20,8 @@ struct CounterColumn {
 // Columns of [t0, t1] at `pixels` columns where the counter has a value (from its first sample on;
 // a sample holds until the next one). The last sample holds until `holdUntil` when that is later
 // (a live session's "now": the counter's value stands until a new sample says otherwise), else it
-// ends the counter. Cost is the number of samples in the window plus one per column.
+// ends the counter. Cost is a search and a few block summaries (CounterTrack::valueRange) per
+// column that holds samples, plus one per column.
 std::vector<CounterColumn> counterColumns(const CounterTrack& counter, TimeNs t0, TimeNs t1, int pixels,
                                           TimeNs holdUntil = std::numeric_limits<TimeNs>::min());
 
