@@ -1,6 +1,8 @@
 #include "ui/flame/flameview.h"
 
 #include "core/analysis/calltree/flamegraph.h"
+#include "ui/document/tracedocument.h"
+#include "ui/flame/calltreejob.h"
 #include "ui/util/theme.h"
 
 #include <QMouseEvent>
@@ -34,11 +36,16 @@ QColor frameColour(const Palette& p, FrameKind kind)
 
 } // namespace
 
-FlameView::FlameView(QWidget* parent) : QWidget(parent)
+FlameView::FlameView(QWidget* parent) : QWidget(parent), m_jobs(new CallTreeJob(this))
 {
     setMouseTracking(false);
     setMinimumHeight(kRowHeight * 4);
     repaintOnThemeChange(this);
+    m_options.keepSlices = true; // a click names the frame's slices
+    connect(m_jobs, &CallTreeJob::progressed, this, [this](int permille) {
+        if (!m_tree) update(); // the progress is painted in place of the tree
+        emit buildProgress(permille);
+    });
 }
 
 FlameView::~FlameView() = default;
@@ -48,13 +55,12 @@ QSize FlameView::sizeHint() const
     return QSize(800, kRowHeight * 20);
 }
 
-void FlameView::setTrace(const Trace* trace, const LinkIndex* links)
+void FlameView::setDocument(std::shared_ptr<const TraceDocument> doc, bool growing, TimeNs from, TimeNs to)
 {
-    m_trace = trace;
-    m_links = links;
-    m_options.from = std::numeric_limits<TimeNs>::min();
-    m_options.to = std::numeric_limits<TimeNs>::max();
-    m_options.keepSlices = true; // a click names the frame's slices
+    m_doc = std::move(doc);
+    m_growing = growing;
+    m_options.from = from;
+    m_options.to = to;
     rebuild();
 }
 
@@ -70,6 +76,23 @@ void FlameView::clearRange()
     setRange(std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max());
 }
 
+void FlameView::refreshGrowing()
+{
+    if (!m_doc || isBuilding()) return;
+    m_growing = true;
+    rebuild(true);
+}
+
+bool FlameView::isBuilding() const
+{
+    return m_jobs->isRunning();
+}
+
+int FlameView::buildPermille() const
+{
+    return m_jobs->permille();
+}
+
 void FlameView::setMetric(CallTree::Metric metric)
 {
     m_metric = metric;
@@ -83,15 +106,41 @@ void FlameView::setByLine(bool byLine)
     rebuild();
 }
 
-void FlameView::rebuild()
+void FlameView::rebuild(bool keepShown)
 {
-    m_tree.reset();
+    if (!keepShown && m_tree) adopt(nullptr, false);
+    if (!m_doc || !m_doc->trace) {
+        m_jobs->cancel();
+        update();
+        return;
+    }
+    m_jobs->start(
+        m_doc, m_options, m_growing,
+        [](CallTree&& t) { return std::make_shared<const CallTree>(std::move(t)); },
+        [this, keepShown](std::shared_ptr<const CallTree> tree) { adopt(std::move(tree), keepShown); });
+    update();
+}
+
+void FlameView::adopt(std::shared_ptr<const CallTree> tree, bool keepZoom)
+{
+    // The zoomed frame of a refreshed tree is found again by its path of frames.
+    uint32_t zoom = 0;
+    if (keepZoom && tree && m_tree && m_zoom != 0) {
+        for (uint32_t n : m_tree->path(m_zoom)) {
+            const Frame& want = m_tree->frameOf(n);
+            uint32_t found = 0;
+            for (uint32_t c : tree->node(zoom).children)
+                if (tree->frameOf(c).kind == want.kind && tree->frameOf(c).name == want.name) found = c;
+            zoom = found;
+            if (found == 0) break;
+        }
+    }
+    m_tree = std::move(tree);
     m_labels.clear();
-    if (m_trace && m_links)
-        m_tree = std::make_unique<CallTree>(CallTree::build(*m_trace, *m_links, m_options));
-    m_zoom = 0;
+    m_zoom = zoom;
     setSearch(m_search);
-    emit zoomChanged(0);
+    emit zoomChanged(m_zoom);
+    emit treeChanged();
 }
 
 void FlameView::setSearch(const QString& text)
@@ -209,11 +258,13 @@ void FlameView::paintEvent(QPaintEvent*)
     m_merged = merged.size();
     if (!m_tree || boxes.empty()) {
         p.setPen(pal.hintText);
+        const int permille = buildPermille();
         p.drawText(
             rect(), Qt::AlignCenter,
-            m_trace
-                ? tr("Nothing to show for %1 in this range").arg(QString::fromLatin1(metricName(m_metric)))
-                : tr("Open a trace to see its call tree"));
+            !m_doc ? tr("Open a trace to see its call tree")
+            : permille >= 0
+                ? tr("Building call tree… %1%").arg(permille / 10)
+                : tr("Nothing to show for %1 in this range").arg(QString::fromLatin1(metricName(m_metric))));
         return;
     }
     const QFontMetrics fm(font());

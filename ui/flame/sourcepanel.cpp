@@ -95,6 +95,17 @@ void SourcePanel::showLocation(const SourceLocation& where, const std::map<int, 
     load();
 }
 
+void SourcePanel::setLineTimes(const std::map<int, TimeNs>& lines)
+{
+    m_lines = lines;
+    for (int i = 0; i < m_table->rowCount(); ++i) {
+        const auto t = m_lines.find(i + 1);
+        if (QTableWidgetItem* item = m_table->item(i, 0))
+            item->setText(t == m_lines.end() ? QString() : formatDuration(t->second));
+    }
+    m_table->resizeColumnToContents(0);
+}
+
 void SourcePanel::load()
 {
     m_table->setRowCount(0);

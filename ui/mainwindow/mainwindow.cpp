@@ -406,8 +406,9 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
             m_range->setDocument(m_doc);
             // A live trace still grows: its path is computed when the session ends.
             m_critical->setDocument(m_live ? nullptr : m_doc);
-            m_flame->setDocument(m_live ? nullptr : m_doc);
-            m_modules->setDocument(m_live ? nullptr : m_doc);
+            // A live trace's call tree is rebuilt as the session's analyses come (documentUpdated).
+            m_flame->setDocument(m_doc, m_live != nullptr);
+            m_modules->setDocument(m_doc, m_live != nullptr);
             coverDocks(QString());
             emit documentLoaded(m_doc);
         });
