@@ -162,6 +162,7 @@ void TestFlameView::clickAndZoom()
     QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(500, 5));
     QCOMPARE(activated.count(), 1);
     QCOMPARE(activated.at(0).at(0).toUInt(), top);
+    QCOMPARE(v.selectedNode(), top); // outlined
     // Zoom into the model's forward module: it fills the width on the row below its callers.
     const uint32_t net = firstNamed(t, "nn.Module: Net_0");
     QVERIFY(net != UINT32_MAX);
@@ -322,6 +323,17 @@ void TestFlameView::panelMarksSlices()
     QCOMPARE(v->metric(), CallTree::Metric::Device);
     panel.findChild<QLineEdit*>(QStringLiteral("flameSearch"))->setText(QStringLiteral("addmm"));
     QVERIFY(v->searchShare() > 0);
+    // Zoomed into the deepest frame, the path in the status line is cut, not the panel widened
+    // (it set the Analysis dock's and the window's minimum width).
+    uint32_t deepest = 0;
+    for (uint32_t i = 1; i < v->tree()->size(); ++i)
+        if (v->tree()->node(i).depth > v->tree()->node(deepest).depth) deepest = i;
+    QVERIFY(v->tree()->node(deepest).depth > 10);
+    v->zoomTo(deepest);
+    QVERIFY2(panel.minimumSizeHint().width() <= 1200,
+             qPrintable(QString::number(panel.minimumSizeHint().width())));
+    QVERIFY(panel.statusText().contains(QStringLiteral("…")));
+    v->zoomTo(0);
     // A range: the step alone.
     const Step& step = doc->trace->steps()[0];
     panel.setRange(step.start, step.start + (step.end - step.start) / 2);

@@ -11,6 +11,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -43,6 +44,10 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     auto* reset = new QPushButton(tr("Reset zoom"), this);
     m_status = new QLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long zoom path or search text is cut at the panel's edge rather than widening the panel
+    // (and with it the Analysis dock and the window).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setMinimumWidth(1);
     m_view = new FlameView(this);
 
     auto* bar = new QHBoxLayout;
@@ -67,8 +72,12 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     m_callees = newStatsTable(m_calleeProxy, this);
     m_callers->setObjectName(QStringLiteral("flameCallers"));
     m_callees->setObjectName(QStringLiteral("flameCallees"));
-    for (QTableView* t : {m_callers, m_callees})
+    for (QTableView* t : {m_callers, m_callees}) {
         t->sortByColumn(FrameLinksModel::Value, Qt::DescendingOrder);
+        // The frame's name takes what the numbers leave (they are fitted to their content).
+        t->horizontalHeader()->setStretchLastSection(false);
+        t->horizontalHeader()->setSectionResizeMode(FrameLinksModel::Name, QHeaderView::Stretch);
+    }
     m_lineJobs = new CallTreeJob(this);
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_callers);
@@ -228,14 +237,24 @@ void FlamePanel::showStatus()
     }
     QString text = m_hasRange ? tr("Selected range") : tr("Whole trace");
     if (m_growing) text += tr(" (live: updated as steps arrive)");
+    QString tip;
     if (m_view->zoomNode() != 0) {
         QStringList path;
         for (uint32_t n : t->path(m_view->zoomNode())) {
             const std::string_view name = t->frameOf(n).name;
             path << QString::fromUtf8(name.data(), qsizetype(name.size()));
         }
+        // The zoomed frame and its nearest callers; the whole path (Python stacks run to dozens of
+        // frames) in the tooltip.
+        tip = path.join(QStringLiteral("\n› "));
+        constexpr qsizetype kShown = 3;
+        if (path.size() > kShown) {
+            path = path.mid(path.size() - kShown);
+            path.prepend(QStringLiteral("…"));
+        }
         text += QStringLiteral(" › ") + path.join(QStringLiteral(" › "));
     }
+    m_status->setToolTip(tip);
     if (!m_search->text().isEmpty())
         text += tr(" — “%1”: %2% of the shown total")
                     .arg(m_search->text())

@@ -138,6 +138,7 @@ void FlameView::adopt(std::shared_ptr<const CallTree> tree, bool keepZoom)
     m_tree = std::move(tree);
     m_labels.clear();
     m_zoom = zoom;
+    m_selected = UINT32_MAX;
     setSearch(m_search);
     emit zoomChanged(m_zoom);
     emit treeChanged();
@@ -295,12 +296,23 @@ void FlameView::paintEvent(QPaintEvent*)
             p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, cached->second);
         }
     }
+    // The clicked frame: outlined, so the callers, callees and source beside say whose they are.
+    for (const Box& b : boxes)
+        if (b.node == m_selected) {
+            p.setPen(QPen(pal.text, 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(b.x + 1, b.row * kRowHeight + 1, std::max(b.w - 2, 1.0), kRowHeight - 3));
+        }
 }
 
 void FlameView::mousePressEvent(QMouseEvent* event)
 {
     const uint32_t n = nodeAt(event->position().toPoint());
-    if (n != UINT32_MAX) emit frameActivated(n);
+    if (n != UINT32_MAX) {
+        m_selected = n;
+        update();
+        emit frameActivated(n);
+    }
     QWidget::mousePressEvent(event);
 }
 

@@ -57,6 +57,8 @@ public:
     const CallTree* tree() const { return m_tree.get(); }
     CallTree::Metric metric() const { return m_metric; }
     uint32_t zoomNode() const { return m_zoom; }
+    // The clicked frame, outlined (UINT32_MAX: none; a new tree has none).
+    uint32_t selectedNode() const { return m_selected; }
     // The node drawn at pos, or UINT32_MAX (empty space or a merged block).
     uint32_t nodeAt(QPoint pos) const;
     // The share of the zoomed frame's value in frames matching the search (nested matches once).
@@ -103,6 +105,7 @@ private:
     QString m_search;
     std::vector<uint8_t> m_match; // per node, with a search
     uint32_t m_zoom = 0;
+    uint32_t m_selected = UINT32_MAX;
     mutable QHash<uint32_t, QPair<int, QString>> m_labels; // node -> (text width, elided label)
     mutable size_t m_painted = 0;
     mutable size_t m_merged = 0;

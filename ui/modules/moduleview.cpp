@@ -217,14 +217,16 @@ void ModuleView::showStatus()
         return;
     }
     const QString scope = m_hasRange ? tr("the selected range") : tr("the whole trace");
-    QString text =
-        (m_steps > 1
-             ? tr("Modules as called, merged per parent module, per step (%4 steps) of %3; host time %1, "
-                  "device time %2 per step.")
-             : tr("Modules as called, merged per parent module, in %3; host time %1, device time %2."))
-            .arg(formatDuration(modules->node(0).host / m_steps),
-                 formatDuration(modules->node(0).device / m_steps), scope)
-            .arg(m_steps);
+    const QString host = formatDuration(modules->node(0).host / m_steps);
+    const QString device = formatDuration(modules->node(0).device / m_steps);
+    // One arg() call per text: the totals' text has no step count to fill.
+    QString text = m_steps > 1
+                       ? tr("Modules as called, merged per parent module, per step (%4 steps) of %3; host "
+                            "time %1, device time %2 per step.")
+                             .arg(host, device, scope, QString::number(m_steps))
+                       : tr("Modules as called, merged per parent module, in %3; host time %1, device "
+                            "time %2.")
+                             .arg(host, device, scope);
     if (m_growing) text += tr(" Live: updated as steps arrive.");
     if (permille >= 0) text += tr(" Updating… %1%").arg(permille / 10);
     m_status->setText(text);
