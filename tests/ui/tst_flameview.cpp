@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -391,6 +392,9 @@ void TestFlameView::sourceOfAFrame()
         if (t.frame(f).kind == FrameKind::Op) op = f;
     panel.showSource(op);
     QCOMPARE(table->rowCount(), 0);
+    // and no longer names the file it showed.
+    for (const QLabel* l : src->findChildren<QLabel*>())
+        QVERIFY2(!l->isVisible() || !l->text().contains(QStringLiteral("flame_model.py")), qPrintable(l->text()));
 }
 
 QTEST_MAIN(TestFlameView)

@@ -84,6 +84,10 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     side->addWidget(m_callees);
     m_source = new SourcePanel(this);
     side->addWidget(m_source);
+    // The source panel shows a file: it gets half of the height, the two short lists a quarter each.
+    side->setStretchFactor(0, 1);
+    side->setStretchFactor(1, 1);
+    side->setStretchFactor(2, 2);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(side);
