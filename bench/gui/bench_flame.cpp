@@ -99,17 +99,14 @@ int main(int argc, char** argv)
         if (t.node(i).cpu * 10 >= t.node(0).cpu && t.node(i).depth > t.node(deep).depth) deep = i;
     v.zoomTo(deep);
     run("zoomed (deepest 10% frame)");
-    // Any zoom: every frame on the path from the root down the widest child to a leaf, zoomed into
-    // in turn; the worst median and the worst maximum over the path.
-    std::vector<uint32_t> path;
-    for (uint32_t n = 0;;) {
-        uint32_t widest = UINT32_MAX;
-        for (uint32_t c : t.node(n).children)
-            if (widest == UINT32_MAX || t.node(c).cpu > t.node(widest).cpu) widest = c;
-        if (widest == UINT32_MAX) break;
-        path.push_back(widest);
-        n = widest;
-    }
+    // Any zoom: every frame on the path from the root to the deepest frame (the one with the most
+    // CPU time among the deepest), zoomed into in turn; the worst median and the worst maximum.
+    uint32_t deepest = 0;
+    for (uint32_t i = 1; i < t.size(); ++i)
+        if (t.node(i).depth > t.node(deepest).depth ||
+            (t.node(i).depth == t.node(deepest).depth && t.node(i).cpu > t.node(deepest).cpu))
+            deepest = i;
+    const std::vector<uint32_t> path = t.path(deepest);
     Timing worst;
     uint32_t worstDepth = 0;
     const int sweepRepaints = std::max(5, repaints / 5);
@@ -121,7 +118,7 @@ int main(int argc, char** argv)
         worst.max = std::max(worst.max, tm.max);
     }
     std::printf("  %-32s %7.3f / %7.3f  (worst of %zu zoom levels, worst median at depth %u)\n",
-                "zoom sweep root to leaf", worst.median, worst.max, path.size(), worstDepth);
+                "zoom sweep root to deepest", worst.median, worst.max, path.size(), worstDepth);
     v.zoomTo(0);
     v.setSearch(QStringLiteral("aten::"));
     run("search 'aten::'");
