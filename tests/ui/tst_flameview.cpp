@@ -394,7 +394,8 @@ void TestFlameView::sourceOfAFrame()
     QCOMPARE(table->rowCount(), 0);
     // and no longer names the file it showed.
     for (const QLabel* l : src->findChildren<QLabel*>())
-        QVERIFY2(!l->isVisible() || !l->text().contains(QStringLiteral("flame_model.py")), qPrintable(l->text()));
+        QVERIFY2(!l->isVisible() || !l->text().contains(QStringLiteral("flame_model.py")),
+                 qPrintable(l->text()));
 }
 
 QTEST_MAIN(TestFlameView)
