@@ -2,7 +2,9 @@
 // a double click zooms into it, the search highlights and measures, narrow frames merge (LOD) and a
 // repaint of a large tree stays within a frame's budget. Trees are built off the GUI thread: the
 // view says so meanwhile, and a newer request supersedes a running one.
+#include "../core/liveframes.h"
 #include "core/analysis/calltree/calltree.h"
+#include "core/analysis/calltree/moduletree.h"
 #include "core/analysis/timeline/linkindex.h"
 #include "core/io/tracereader.h"
 #include "sharedtraces.h"
@@ -11,6 +13,7 @@
 #include "ui/flame/flameview.h"
 #include "ui/flame/framelinksmodel.h"
 #include "ui/flame/sourcepanel.h"
+#include "ui/modules/moduleview.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -58,6 +61,7 @@ class TestFlameView : public QObject {
 private slots:
     void buildIsOffTheGuiThread();
     void newerBuildSupersedes();
+    void liveDocumentGrows();
     void clickAndZoom();
     void metricAndSearch();
     void byLineAndRange();
@@ -143,6 +147,77 @@ void TestFlameView::newerBuildSupersedes()
     QTest::qWait(200);
     QVERIFY(!v.tree());
     QCOMPARE(arrived.size(), size_t(1));
+}
+
+// A live session's document, fed here as the session's ingest thread would (LiveIngest, frames as a
+// target sends them; no Python needed): the Flame graph and Modules tabs rebuild as steps arrive
+// (refreshGrowing, which the window calls when the session's analyses come), keep showing the
+// previous tree and the zoomed frame meanwhile, and then show all the steps so far.
+void TestFlameView::liveDocumentGrows()
+{
+    auto doc = std::make_shared<TraceDocument>();
+    doc->trace = std::make_unique<Trace>();
+    live::LiveIngest in(*doc->trace);
+    const live::LiveIngest::ConnId c = in.open(4242);
+    QCOMPARE(
+        test::feedFrames(
+            in, c, test::helloFrames(4242, {{1, "train_step"}, {2, "nn.Module: Net_0"}, {3, "aten::mm"}})),
+        std::string());
+    // One step: train_step [0, 1000) ⊃ nn.Module: Net_0 [10, 900) ⊃ aten::mm [20, 500).
+    auto step = [&](int64_t t0) {
+        using record::RecordType;
+        auto begin = [](int64_t t, uint32_t name, record::RangeCategory cat) {
+            return live::WireRecord{t, uint8_t(RecordType::Begin), uint8_t(cat), 0, name, 0, 0};
+        };
+        return test::feedFrames(
+            in, c,
+            test::eventFrames(7, {begin(t0, 1, record::RangeCategory::UserAnnotation),
+                                  begin(t0 + 10, 2, record::RangeCategory::PythonFunction),
+                                  begin(t0 + 20, 3, record::RangeCategory::CpuOp),
+                                  test::wireRecord(t0 + 500, RecordType::End),
+                                  test::wireRecord(t0 + 900, RecordType::End),
+                                  test::wireRecord(t0 + 1000, RecordType::End)}));
+    };
+    QCOMPARE(step(1'000'000), std::string());
+
+    FlamePanel panel;
+    panel.resize(1000, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setDocument(doc, true);
+    FlameView* v = panel.view();
+    QVERIFY(waitTree(*v));
+    QCOMPARE(v->tree()->node(0).cpu, TimeNs(1000));
+    QVERIFY(panel.statusText().contains(QStringLiteral("live")));
+    const uint32_t net = firstNamed(*v->tree(), "nn.Module: Net_0");
+    QVERIFY(net != UINT32_MAX);
+    v->zoomTo(net);
+
+    QCOMPARE(step(2'000'000), std::string());
+    panel.refreshGrowing();
+    QVERIFY(v->isBuilding());
+    QVERIFY(v->tree()); // the shown tree stays until the new one is there
+    QCOMPARE(v->tree()->node(0).cpu, TimeNs(1000));
+    QVERIFY(waitTree(*v));
+    QCOMPARE(v->tree()->node(0).cpu, TimeNs(2000));
+    QCOMPARE(v->tree()->node(firstNamed(*v->tree(), "aten::mm")).calls, int64_t(2));
+    // Still zoomed into the module, in the new tree.
+    QCOMPARE(v->tree()->frameOf(v->zoomNode()).name, std::string_view("nn.Module: Net_0"));
+
+    ModuleView modules;
+    modules.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&modules));
+    modules.setDocument(doc, true);
+    QVERIFY(QTest::qWaitFor([&] { return modules.modules() && !modules.isBuilding(); }, 60000));
+    QCOMPARE(modules.modules()->node(0).host, TimeNs(2 * 890));
+    QCOMPARE(step(3'000'000), std::string());
+    modules.refreshGrowing();
+    QVERIFY(modules.isBuilding());
+    QVERIFY(modules.modules()); // shown meanwhile
+    QVERIFY(QTest::qWaitFor([&] { return !modules.isBuilding(); }, 60000));
+    QCOMPARE(modules.modules()->node(0).host, TimeNs(3 * 890));
+    QCOMPARE(modules.proxy()->rowCount(), 1);
+    QCOMPARE(modules.proxy()->index(0, 0).data().toString(), QStringLiteral("Net_0"));
 }
 
 // The top row holds the root's children side by side in proportion; a click emits the frame under
