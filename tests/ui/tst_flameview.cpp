@@ -192,6 +192,10 @@ void TestFlameView::liveDocumentGrows()
     const uint32_t net = firstNamed(*v->tree(), "nn.Module: Net_0");
     QVERIFY(net != UINT32_MAX);
     v->zoomTo(net);
+    const QPoint atMm(v->width() / 4, int(v->tree()->node(net).depth) * FlameView::kRowHeight + 5);
+    QTest::mouseClick(v, Qt::LeftButton, {}, atMm); // aten::mm, below the zoomed module
+    QVERIFY(v->selectedNode() != UINT32_MAX);
+    QCOMPARE(v->tree()->frameOf(v->selectedNode()).name, std::string_view("aten::mm"));
 
     QCOMPARE(step(2'000'000), std::string());
     panel.refreshGrowing();
@@ -201,8 +205,15 @@ void TestFlameView::liveDocumentGrows()
     QVERIFY(waitTree(*v));
     QCOMPARE(v->tree()->node(0).cpu, TimeNs(2000));
     QCOMPARE(v->tree()->node(firstNamed(*v->tree(), "aten::mm")).calls, int64_t(2));
-    // Still zoomed into the module, in the new tree.
+    // Still zoomed into the module and aten::mm still the clicked frame, in the new tree; its
+    // callers are listed from the new tree (two calls now).
     QCOMPARE(v->tree()->frameOf(v->zoomNode()).name, std::string_view("nn.Module: Net_0"));
+    QVERIFY(v->selectedNode() != UINT32_MAX);
+    QCOMPARE(v->tree()->frameOf(v->selectedNode()).name, std::string_view("aten::mm"));
+    QCOMPARE(panel.callers()->model()->rowCount(), 1);
+    QCOMPARE(
+        panel.callers()->model()->index(0, FrameLinksModel::Calls).data(TableModel::SortRole).toLongLong(),
+        2LL);
 
     ModuleView modules;
     modules.show();

@@ -123,22 +123,28 @@ void FlameView::rebuild(bool keepShown)
 
 void FlameView::adopt(std::shared_ptr<const CallTree> tree, bool keepZoom)
 {
-    // The zoomed frame of a refreshed tree is found again by its path of frames.
-    uint32_t zoom = 0;
-    if (keepZoom && tree && m_tree && m_zoom != 0) {
-        for (uint32_t n : m_tree->path(m_zoom)) {
+    // A refreshed tree (a live session's): the zoomed and the clicked frame are found again by
+    // their paths of frames (node numbers differ between trees).
+    auto remap = [&](uint32_t node) -> uint32_t {
+        if (!keepZoom || !tree || !m_tree || node == 0 || node >= m_tree->size())
+            return node == 0 ? 0 : UINT32_MAX;
+        uint32_t at = 0;
+        for (uint32_t n : m_tree->path(node)) {
             const Frame& want = m_tree->frameOf(n);
-            uint32_t found = 0;
-            for (uint32_t c : tree->node(zoom).children)
+            uint32_t found = UINT32_MAX;
+            for (uint32_t c : tree->node(at).children)
                 if (tree->frameOf(c).kind == want.kind && tree->frameOf(c).name == want.name) found = c;
-            zoom = found;
-            if (found == 0) break;
+            if (found == UINT32_MAX) return UINT32_MAX;
+            at = found;
         }
-    }
+        return at;
+    };
+    const uint32_t zoom = remap(m_zoom);
+    const uint32_t selected = m_selected == UINT32_MAX ? UINT32_MAX : remap(m_selected);
     m_tree = std::move(tree);
     m_labels.clear();
-    m_zoom = zoom;
-    m_selected = UINT32_MAX;
+    m_zoom = zoom == UINT32_MAX ? 0 : zoom;
+    m_selected = selected;
     setSearch(m_search);
     emit zoomChanged(m_zoom);
     emit treeChanged();
