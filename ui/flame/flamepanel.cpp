@@ -189,7 +189,7 @@ void FlamePanel::refresh()
 {
     m_dirty = false;
     m_lineJobs->cancel(); // line times of the previous range
-    m_shownName.clear(); // frames belong to the tree they came from
+    m_shownName.clear();  // frames belong to the tree they came from
     m_linksFrame = UINT32_MAX;
     m_callerModel->clear();
     m_calleeModel->clear();
