@@ -18,6 +18,7 @@
 #include "sizearg.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -77,7 +78,7 @@ int main(int argc, char** argv)
                     (unsigned long long)st.events, (unsigned long long)st.steps);
         file = temp;
     }
-    std::vector<double> load, links, tree, inverted, modules, folded, svg;
+    std::vector<double> load, links, tree, viewerTree, inverted, modules, folded, svg;
     size_t slices = 0, nodes = 0, invNodes = 0;
     for (int r = 0; r < runs; ++r) {
         auto t0 = Clock::now();
@@ -96,6 +97,20 @@ int main(int argc, char** argv)
         const CallTree t = CallTree::build(*l.trace, index);
         tree.push_back(since(t0));
         nodes = t.size();
+        // As the viewer builds it (on a worker): with each slice's node kept for a click, and the
+        // progress and cancel checks.
+        t0 = Clock::now();
+        {
+            std::atomic<bool> cancel{false};
+            std::atomic<int> permille{0};
+            CallTreeOptions o;
+            o.keepSlices = true;
+            o.cancel = &cancel;
+            o.progress = [&permille](double f) { permille.store(int(f * 1000), std::memory_order_relaxed); };
+            const CallTree v = CallTree::build(*l.trace, index, o);
+            if (v.size() != t.size()) std::fprintf(stderr, "bench_calltree: viewer tree differs\n");
+        }
+        viewerTree.push_back(since(t0));
         t0 = Clock::now();
         const CallTree inv = t.inverted();
         inverted.push_back(since(t0));
@@ -119,6 +134,9 @@ int main(int argc, char** argv)
     std::printf("  call tree              %8.3f s   %.3f of the load\n", tr, tr / ld);
     std::printf("  link index + call tree %8.3f s   %.3f of the load (goal < 0.333)\n", lk + tr,
                 (lk + tr) / ld);
+    const double vt = median(viewerTree);
+    std::printf("  viewer's call tree     %8.3f s   %.3f of the load (keepSlices, progress, cancel checks)\n",
+                vt, vt / ld);
     std::printf("  bottom-up              %8.3f s\n", median(inverted));
     std::printf("  module view            %8.3f s\n", median(modules));
     std::printf("  folded text (cpu)      %8.3f s\n", median(folded));

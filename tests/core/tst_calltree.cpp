@@ -87,6 +87,7 @@ private slots:
     void slicesOfNodes();
     void callersAndCallees();
     void sourceLines();
+    void progressAndCancel();
 };
 
 void TestCallTree::totalsEqualOpTable_data()
@@ -477,6 +478,45 @@ void TestCallTree::sourceLines()
     QCOMPARE(mapSourcePath("/home/u/proj/m.py", "/home/u/", "/work/"), std::string("/work/proj/m.py"));
     QCOMPARE(mapSourcePath("m.py", "", "/src/"), std::string("/src/m.py"));
     QCOMPARE(mapSourcePath("/other/m.py", "/home/u/", "/work/"), std::string("/other/m.py"));
+}
+
+// A build reports its progress (non-decreasing, ending at 1) and stops when cancelled: the viewer
+// builds on worker threads and drops builds a newer request made useless.
+void TestCallTree::progressAndCancel()
+{
+    Loaded l;
+    QVERIFY(load(sharedTrace(kBert), l));
+    std::vector<double> seen;
+    CallTreeOptions o;
+    o.progress = [&seen](double f) { seen.push_back(f); };
+    const CallTree full = CallTree::build(l.trace(), l.links, o);
+    QVERIFY(seen.size() >= 2);
+    for (size_t i = 1; i < seen.size(); ++i)
+        QVERIFY(seen[i] >= seen[i - 1]);
+    QVERIFY(seen.front() >= 0.0);
+    QCOMPARE(seen.back(), 1.0);
+    auto hasDevice = [](const CallTree& t) {
+        for (uint32_t i = 1; i < t.size(); ++i)
+            if (t.frameOf(i).kind == FrameKind::Device) return true;
+        return false;
+    };
+    QVERIFY(hasDevice(full));
+    // Cancelled from the start: it stops at its first look at the flag (the end of the first CPU
+    // thread here), never reaching the GPU work, and never says it is done.
+    std::atomic<bool> cancel{true};
+    seen.clear();
+    o.cancel = &cancel;
+    const CallTree stopped = CallTree::build(l.trace(), l.links, o);
+    QVERIFY(!hasDevice(stopped));
+    QVERIFY(stopped.size() < full.size());
+    QVERIFY(seen.empty() || seen.back() < 1.0);
+    // Not cancelled: the flag changes nothing.
+    cancel = false;
+    const CallTree again = CallTree::build(l.trace(), l.links, o);
+    QCOMPARE(again.size(), full.size());
+    QCOMPARE(again.node(0).cpu, full.node(0).cpu);
+    QCOMPARE(again.node(0).device, full.node(0).device);
+    QCOMPARE(again.node(0).memory, full.node(0).memory);
 }
 
 QTEST_GUILESS_MAIN(TestCallTree)

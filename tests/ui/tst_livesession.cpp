@@ -3,18 +3,25 @@
 // the errors a user can make. Screenshots of the window mid-run and at the end go to
 // $KS_SCREENSHOT_DIR (or the build tree) for a look.
 
+#include "core/analysis/calltree/calltree.h"
+#include "core/analysis/calltree/moduletree.h"
 #include "core/analysis/memory/memorytimeline.h"
 #include "ui/document/tracedocument.h"
+#include "ui/flame/flamepanel.h"
+#include "ui/flame/flameview.h"
 #include "ui/live/consolepane.h"
 #include "ui/live/livecontroller.h"
 #include "ui/live/livesessionpanel.h"
 #include "ui/live/stepstrip.h"
 #include "ui/mainwindow/mainwindow.h"
+#include "ui/modules/moduleview.h"
 #include "ui/timeline/timelineview.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTest>
 #include <set>
 #include <unistd.h>
@@ -141,6 +148,67 @@ private slots:
         QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
         QVERIFY(QFileInfo(out).size() > 1000);
         QFile::remove(out);
+        delete w;
+    }
+
+    // The Flame graph and Modules tabs follow a running session: a tree arrives while the script
+    // still runs, later ones hold more of it (rebuilt off the GUI thread at the pace of the
+    // session's analyses), the shown tree stays until its successor is there, and at the end the
+    // tabs hold the whole run's tree, equal to one built directly from the final trace.
+    void flameAndModulesFollowTheSteps()
+    {
+        MainWindow* w = newWindow();
+        LiveController* live = w->launchLive(trainRequest(200, 50));
+        QVERIFY(live);
+        QSignalSpy finished(live, &LiveController::finished);
+        // The Analysis dock behind the live dock, at its Flame graph tab.
+        auto* dock = w->findChild<QDockWidget*>(QStringLiteral("analysisDock"));
+        QVERIFY(dock);
+        dock->raise();
+        w->analysisTabs()->setCurrentWidget(w->flamePanel());
+        FlameView* v = w->flamePanel()->view();
+        bool droppedWhileRunning = false;
+        int treesWhileRunning = 0;
+        connect(v, &FlameView::treeChanged, this, [&] {
+            if (!live->running()) return;
+            if (v->tree())
+                ++treesWhileRunning;
+            else if (treesWhileRunning > 0)
+                droppedWhileRunning = true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(v->tree() && v->tree()->node(0).cpu > 0, 60000);
+        QVERIFY2(live->running(), "the session ended before its first call tree");
+        const TimeNs first = v->tree()->node(0).cpu;
+        QVERIFY(v->tree()->size() > 3);
+        QVERIFY(w->flamePanel()->statusText().contains(QStringLiteral("live")));
+        QTRY_VERIFY_WITH_TIMEOUT(v->tree()->node(0).cpu > first, 60000);
+        QVERIFY2(live->running(), "the session ended before a second call tree");
+        QVERIFY(treesWhileRunning >= 2);
+        QVERIFY(!droppedWhileRunning);
+        QTest::qWait(100);
+        QVERIFY(w->grab().save(screenshotPath("live-flame.png")));
+        // The Modules tab, shown mid-run, builds and then follows too.
+        w->analysisTabs()->setCurrentWidget(w->moduleView());
+        ModuleView* modules = w->moduleView();
+        QTRY_VERIFY_WITH_TIMEOUT(modules->modules() && !modules->modules()->empty(), 60000);
+        QVERIFY2(live->running(), "the session ended before its module tree");
+        const TimeNs hostFirst = modules->modules()->node(0).host;
+        QTRY_VERIFY_WITH_TIMEOUT(modules->modules()->node(0).host > hostFirst, 60000);
+        QVERIFY2(live->running(), "the session ended before a second module tree");
+        QVERIFY(modules->statusText().contains(QStringLiteral("Live")));
+
+        QVERIFY(finished.wait(120000));
+        // After the end: built once more from the final link index, the whole run.
+        QTRY_VERIFY_WITH_TIMEOUT(modules->modules() && !modules->isBuilding(), 60000);
+        const Trace& t = *live->document()->trace;
+        const CallTree direct = CallTree::build(t, live->document()->links);
+        const ModuleTree directModules = ModuleTree::build(direct);
+        QCOMPARE(modules->modules()->node(0).host, directModules.node(0).host);
+        QCOMPARE(modules->modules()->size(), directModules.size());
+        w->analysisTabs()->setCurrentWidget(w->flamePanel());
+        QTRY_VERIFY_WITH_TIMEOUT(v->tree() && !v->isBuilding(), 60000);
+        QCOMPARE(v->tree()->node(0).cpu, direct.node(0).cpu);
+        QCOMPARE(v->tree()->size(), direct.size());
         delete w;
     }
 

@@ -1,16 +1,21 @@
 // The table-model base (util/tablemodel.h) as every table uses it: each model passes Qt's model
 // tester with rows in it, every column header has a title and a tooltip, and the first click on a
-// header sorts numbers largest first and text A to Z, through the header's own click handling.
+// header sorts numbers largest first and text A to Z, through the header's own click handling. The
+// base's tree form (util/rowtreemodel.h, the Modules tab) answers the same roles at every level.
 
 #include "../core/memorytracetext.h"
+#include "core/analysis/calltree/calltree.h"
+#include "core/analysis/calltree/moduletree.h"
 #include "core/analysis/memory/memorytimeline.h"
 #include "core/analysis/summary/summaryreport.h"
 #include "core/analysis/timeline/rangestats.h"
 #include "sharedtraces.h"
 #include "ui/document/tracedocument.h"
+#include "ui/flame/framelinksmodel.h"
 #include "ui/mainwindow/logdirmodel.h"
 #include "ui/memory/allocationfilterproxy.h"
 #include "ui/memory/allocationtablemodel.h"
+#include "ui/modules/moduletreemodel.h"
 #include "ui/panels/kerneltablemodel.h"
 #include "ui/panels/operatortablemodel.h"
 #include "ui/panels/rangestatsmodel.h"
@@ -21,6 +26,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
+#include <QTreeView>
 
 using namespace ks;
 using namespace ks::ui;
@@ -149,6 +155,104 @@ private slots:
         QCOMPARE(firstOrder(model, RangeStatsModel::Name), Qt::AscendingOrder);
         QCOMPARE(firstOrder(model, RangeStatsModel::Self), Qt::DescendingOrder);
         checkFirstClicks(&model);
+    }
+
+    // The flame graph's caller/callee lists.
+    void frameLinksTable()
+    {
+        auto doc = test::loadSharedDocument(kQwen);
+        QVERIFY(doc);
+        auto tree = std::make_shared<const CallTree>(CallTree::build(*doc->trace, doc->links));
+        // The frame with the most callees.
+        CallTree::FrameLinks best;
+        for (uint32_t f = 1; f < tree->frameCount(); ++f) {
+            CallTree::FrameLinks l = tree->linksOf(f);
+            if (l.callees.size() > best.callees.size()) best = std::move(l);
+        }
+        QVERIFY(best.callees.size() > 3);
+        FrameLinksModel model(false);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(tree, best.callees, CallTree::Metric::Cpu);
+        QCOMPARE(model.rowCount(), int(best.callees.size()));
+        checkHeaders(model);
+        QCOMPARE(firstOrder(model, FrameLinksModel::Name), Qt::AscendingOrder);
+        QCOMPARE(firstOrder(model, FrameLinksModel::Calls), Qt::DescendingOrder);
+        QCOMPARE(firstOrder(model, FrameLinksModel::Value), Qt::DescendingOrder);
+        QCOMPARE(model.index(0, FrameLinksModel::Value).data(TableModel::SortRole).toLongLong(),
+                 qlonglong(best.callees[0].cpu));
+        checkFirstClicks(&model);
+        // By memory the value column shows bytes.
+        model.setRows(tree, best.callees, CallTree::Metric::Memory);
+        QVERIFY(model.index(0, FrameLinksModel::Value).data().toString().contains(u"B"_s));
+    }
+
+    // The table-model base's tree form (RowTreeModel), as the Modules tab uses it: Qt's model tester,
+    // the same header roles as the flat tables, and a sorting proxy that orders every level.
+    void moduleTree()
+    {
+        auto doc = test::loadSharedDocument(kQwen);
+        QVERIFY(doc);
+        auto calls = std::make_shared<const CallTree>(CallTree::build(*doc->trace, doc->links));
+        auto modules = std::make_shared<const ModuleTree>(ModuleTree::build(*calls));
+        QVERIFY(modules->size() > 20);
+        ModuleTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTree(calls, modules);
+        checkHeaders(model);
+        QCOMPARE(firstOrder(model, ModuleTreeModel::Name), Qt::AscendingOrder);
+        for (int c = ModuleTreeModel::Calls; c < ModuleTreeModel::ColumnCount; ++c)
+            QCOMPARE(firstOrder(model, c), Qt::DescendingOrder);
+        // Every node once, below its parent, with its figures.
+        size_t seen = 0;
+        std::vector<QModelIndex> todo{QModelIndex()};
+        while (!todo.empty()) {
+            const QModelIndex parent = todo.back();
+            todo.pop_back();
+            for (int r = 0; r < model.rowCount(parent); ++r) {
+                const QModelIndex i = model.index(r, 0, parent);
+                const uint32_t n = ModuleTreeModel::moduleOf(i);
+                QCOMPARE(modules->node(n).parent, ModuleTreeModel::moduleOf(parent));
+                QCOMPARE(i.siblingAtColumn(ModuleTreeModel::Host).data(TableModel::SortRole).toLongLong(),
+                         qlonglong(modules->node(n).host));
+                QCOMPARE(i.siblingAtColumn(ModuleTreeModel::Host).data(Qt::TextAlignmentRole).toInt() &
+                             Qt::AlignRight,
+                         int(Qt::AlignRight));
+                ++seen;
+                todo.push_back(i);
+            }
+        }
+        QCOMPARE(seen, modules->size() - 1);
+        // Sorted by host time, largest first, at every level.
+        QSortFilterProxyModel proxy;
+        proxy.setSortRole(TableModel::SortRole);
+        proxy.setSourceModel(&model);
+        QTreeView view;
+        view.setModel(&proxy);
+        view.setSortingEnabled(true);
+        view.sortByColumn(ModuleTreeModel::Host, Qt::DescendingOrder);
+        int levels = 0;
+        todo = {QModelIndex()};
+        while (!todo.empty()) {
+            const QModelIndex parent = todo.back();
+            todo.pop_back();
+            if (proxy.rowCount(parent) > 1) ++levels;
+            for (int r = 0; r < proxy.rowCount(parent); ++r) {
+                const QModelIndex i = proxy.index(r, ModuleTreeModel::Host, parent);
+                if (r > 0)
+                    QVERIFY(proxy.index(r - 1, ModuleTreeModel::Host, parent)
+                                .data(TableModel::SortRole)
+                                .toLongLong() >= i.data(TableModel::SortRole).toLongLong());
+                todo.push_back(i.siblingAtColumn(0));
+            }
+        }
+        QVERIFY(levels > 10);
+        // Per step: the numbers change, the tree does not.
+        model.setSteps(2);
+        const QModelIndex top = model.index(0, ModuleTreeModel::Host);
+        QCOMPARE(top.data(TableModel::SortRole).toLongLong(),
+                 qlonglong(modules->node(ModuleTreeModel::moduleOf(top)).host / 2));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void allocationTable()

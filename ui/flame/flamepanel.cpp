@@ -1,18 +1,23 @@
 #include "ui/flame/flamepanel.h"
 
 #include "ui/document/tracedocument.h"
+#include "ui/flame/calltreejob.h"
 #include "ui/flame/flameview.h"
+#include "ui/flame/framelinksmodel.h"
 #include "ui/flame/sourcepanel.h"
 #include "ui/util/format.h"
+#include "ui/util/tablewidgets.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QTreeWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace ks::ui {
@@ -39,6 +44,10 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     auto* reset = new QPushButton(tr("Reset zoom"), this);
     m_status = new QLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long zoom path or search text is cut at the panel's edge rather than widening the panel
+    // (and with it the Analysis dock and the window).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setMinimumWidth(1);
     m_view = new FlameView(this);
 
     auto* bar = new QHBoxLayout;
@@ -50,20 +59,35 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(m_status);
-    m_callers = new QTreeWidget(this);
-    m_callees = new QTreeWidget(this);
-    for (QTreeWidget* t : {m_callers, m_callees}) {
-        t->setColumnCount(3);
-        t->setRootIsDecorated(false);
-        t->setUniformRowHeights(true);
+    m_callerModel = new FrameLinksModel(true, this);
+    m_calleeModel = new FrameLinksModel(false, this);
+    m_callerProxy = new QSortFilterProxyModel(this);
+    m_calleeProxy = new QSortFilterProxyModel(this);
+    for (auto [proxy, model] :
+         {std::pair{m_callerProxy, m_callerModel}, std::pair{m_calleeProxy, m_calleeModel}}) {
+        proxy->setSourceModel(model);
+        proxy->setSortRole(TableModel::SortRole);
     }
-    m_callers->setHeaderLabels({tr("Callers"), tr("Calls"), tr("Value")});
-    m_callees->setHeaderLabels({tr("Callees"), tr("Calls"), tr("Value")});
+    m_callers = newStatsTable(m_callerProxy, this);
+    m_callees = newStatsTable(m_calleeProxy, this);
+    m_callers->setObjectName(QStringLiteral("flameCallers"));
+    m_callees->setObjectName(QStringLiteral("flameCallees"));
+    for (QTableView* t : {m_callers, m_callees}) {
+        t->sortByColumn(FrameLinksModel::Value, Qt::DescendingOrder);
+        // The frame's name takes what the numbers leave (they are fitted to their content).
+        t->horizontalHeader()->setStretchLastSection(false);
+        t->horizontalHeader()->setSectionResizeMode(FrameLinksModel::Name, QHeaderView::Stretch);
+    }
+    m_lineJobs = new CallTreeJob(this);
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_callers);
     side->addWidget(m_callees);
     m_source = new SourcePanel(this);
     side->addWidget(m_source);
+    // The source panel shows a file: it gets half of the height, the two short lists a quarter each.
+    side->setStretchFactor(0, 1);
+    side->setStretchFactor(1, 1);
+    side->setStretchFactor(2, 2);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(side);
@@ -79,9 +103,10 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     split->setSizes({600, 400});
     layout->addWidget(split, 1);
     // A caller or callee's name goes into the search: the flame graph shows where it sits.
-    for (QTreeWidget* t : {m_callers, m_callees})
-        connect(t, &QTreeWidget::itemActivated, this,
-                [this](QTreeWidgetItem* item) { m_search->setText(item->text(0)); });
+    connect(m_callers, &QTableView::activated, this,
+            [this](const QModelIndex& i) { linkActivated(m_callerProxy, i); });
+    connect(m_callees, &QTableView::activated, this,
+            [this](const QModelIndex& i) { linkActivated(m_calleeProxy, i); });
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_view->setMetric(i == 1   ? CallTree::Metric::Device
@@ -100,6 +125,8 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     });
     connect(reset, &QPushButton::clicked, this, [this] { m_view->zoomTo(0); });
     connect(m_view, &FlameView::zoomChanged, this, [this](uint32_t) { showStatus(); });
+    connect(m_view, &FlameView::buildProgress, this, [this](int) { showStatus(); });
+    connect(m_view, &FlameView::treeChanged, this, &FlamePanel::treeChanged);
     connect(m_view, &FlameView::frameActivated, this, [this](uint32_t node) {
         const CallTree* t = m_view->tree();
         if (!t) return;
@@ -111,11 +138,13 @@ FlamePanel::FlamePanel(QWidget* parent) : QWidget(parent)
     });
 }
 
-void FlamePanel::setDocument(std::shared_ptr<const TraceDocument> doc)
+void FlamePanel::setDocument(std::shared_ptr<const TraceDocument> doc, bool growing)
 {
     m_doc = std::move(doc);
+    m_growing = growing;
     m_hasRange = false;
-    m_view->setTrace(nullptr, nullptr);
+    m_view->setDocument(nullptr);
+    m_lineJobs->cancel();
     m_dirty = true;
     if (isVisible()) refresh();
     showStatus();
@@ -138,6 +167,18 @@ void FlamePanel::clearRange()
     if (isVisible()) refresh();
 }
 
+void FlamePanel::refreshGrowing()
+{
+    if (!m_doc) return;
+    m_growing = true;
+    if (!isVisible() || m_dirty || !m_view->document()) {
+        m_dirty = true;
+        if (isVisible()) refresh();
+        return;
+    }
+    m_view->refreshGrowing();
+}
+
 void FlamePanel::showEvent(QShowEvent* e)
 {
     QWidget::showEvent(e);
@@ -147,91 +188,140 @@ void FlamePanel::showEvent(QShowEvent* e)
 void FlamePanel::refresh()
 {
     m_dirty = false;
-    m_linksFrame = UINT32_MAX; // frame numbers belong to the tree they came from
-    m_callers->clear();
-    m_callees->clear();
-    if (!m_doc || !m_doc->trace) {
-        m_view->setTrace(nullptr, nullptr);
-    } else if (m_view->tree() == nullptr || !m_hasRange) {
-        m_view->setTrace(m_doc->trace.get(), &m_doc->links);
-        if (m_hasRange) m_view->setRange(m_t0, m_t1);
+    m_lineJobs->cancel(); // line times of the previous range
+    m_shownName.clear();  // frames belong to the tree they came from
+    m_linksFrame = UINT32_MAX;
+    m_callerModel->clear();
+    m_calleeModel->clear();
+    if (m_hasRange)
+        m_view->setDocument(m_doc, m_growing, m_t0, m_t1);
+    else
+        m_view->setDocument(m_doc, m_growing);
+    showStatus();
+}
+
+void FlamePanel::treeChanged()
+{
+    // A live session's new tree: the frame whose links and source are shown is found again by its
+    // kind and name; any other new tree starts with none.
+    const CallTree* t = m_view->tree();
+    const std::string name = m_shownName;
+    const FrameKind kind = m_shownKind;
+    const bool hadSource = m_sourceFrame != UINT32_MAX;
+    m_linksFrame = UINT32_MAX;
+    m_sourceFrame = UINT32_MAX;
+    uint32_t found = UINT32_MAX;
+    if (t && !name.empty())
+        for (uint32_t f = 1; f < t->frameCount() && found == UINT32_MAX; ++f)
+            if (t->frame(f).kind == kind && t->frame(f).name == name) found = f;
+    if (found != UINT32_MAX) {
+        showLinks(found);
+        if (hadSource) showSource(found);
     } else {
-        m_view->setRange(m_t0, m_t1);
+        m_shownName.clear();
+        m_callerModel->clear();
+        m_calleeModel->clear();
     }
     showStatus();
+}
+
+QString FlamePanel::statusText() const
+{
+    return m_status->text();
 }
 
 void FlamePanel::showStatus()
 {
     const CallTree* t = m_view->tree();
+    const int permille = m_view->buildPermille();
     if (!t) {
-        m_status->setText(m_doc ? tr("Building…") : tr("No trace"));
+        m_status->setText(!m_doc          ? tr("No trace")
+                          : permille >= 0 ? tr("Building call tree… %1%").arg(permille / 10)
+                                          : tr("No call tree"));
         return;
     }
     QString text = m_hasRange ? tr("Selected range") : tr("Whole trace");
+    if (m_growing) text += tr(" (live: updated as steps arrive)");
+    QString tip;
     if (m_view->zoomNode() != 0) {
         QStringList path;
         for (uint32_t n : t->path(m_view->zoomNode())) {
             const std::string_view name = t->frameOf(n).name;
             path << QString::fromUtf8(name.data(), qsizetype(name.size()));
         }
+        // The zoomed frame and its nearest callers; the whole path (Python stacks run to dozens of
+        // frames) in the tooltip.
+        tip = path.join(QStringLiteral("\n› "));
+        constexpr qsizetype kShown = 3;
+        if (path.size() > kShown) {
+            path = path.mid(path.size() - kShown);
+            path.prepend(QStringLiteral("…"));
+        }
         text += QStringLiteral(" › ") + path.join(QStringLiteral(" › "));
     }
+    m_status->setToolTip(tip);
     if (!m_search->text().isEmpty())
         text += tr(" — “%1”: %2% of the shown total")
                     .arg(m_search->text())
                     .arg(100.0 * m_view->searchShare(), 0, 'f', 1);
+    if (permille >= 0) text += tr(" — updating… %1%").arg(permille / 10);
     m_status->setText(text);
+}
+
+void FlamePanel::linkActivated(const QSortFilterProxyModel* proxy, const QModelIndex& index)
+{
+    const QModelIndex source = proxy->mapToSource(index);
+    if (!source.isValid()) return;
+    const auto* model = static_cast<const FrameLinksModel*>(proxy->sourceModel());
+    m_search->setText(model->frameName(model->row(source.row())));
 }
 
 void FlamePanel::showLinks(uint32_t frame)
 {
-    m_callers->clear();
-    m_callees->clear();
     m_linksFrame = frame;
-    const CallTree* t = m_view->tree();
-    if (!t || frame >= t->frameCount()) return;
+    const std::shared_ptr<const CallTree> t = m_view->sharedTree();
+    if (!t || frame >= t->frameCount()) {
+        m_shownName.clear();
+        m_callerModel->clear();
+        m_calleeModel->clear();
+        return;
+    }
+    m_shownKind = t->frame(frame).kind;
+    m_shownName = std::string(t->frame(frame).name);
     const CallTree::Metric metric = m_view->metric();
-    const CallTree::FrameLinks links = t->linksOf(frame, metric);
-    auto fill = [&](QTreeWidget* w, const std::vector<CallTree::FrameSum>& rows) {
-        for (const CallTree::FrameSum& s : rows) {
-            const std::string_view name = s.frame == 0 ? std::string_view("(root)") : t->frame(s.frame).name;
-            const int64_t v = metric == CallTree::Metric::Device   ? s.device
-                              : metric == CallTree::Metric::Memory ? s.memory
-                                                                   : s.cpu;
-            auto* item = new QTreeWidgetItem(w);
-            item->setText(0, QString::fromUtf8(name.data(), qsizetype(name.size())));
-            item->setToolTip(0, item->text(0));
-            item->setText(1, formatCount(uint64_t(s.calls)));
-            item->setText(2, metric == CallTree::Metric::Memory ? formatBytes(double(v)) : formatDuration(v));
-            item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-            item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-        }
-        w->resizeColumnToContents(1);
-    };
-    fill(m_callers, links.callers);
-    fill(m_callees, links.callees);
+    CallTree::FrameLinks links = t->linksOf(frame, metric);
+    m_callerModel->setRows(t, std::move(links.callers), metric);
+    m_calleeModel->setRows(t, std::move(links.callees), metric);
 }
 
 void FlamePanel::showSource(uint32_t frame)
 {
-    const CallTree* t = m_view->tree();
+    const std::shared_ptr<const CallTree> t = m_view->sharedTree();
     SourceLocation where;
+    m_sourceFrame = UINT32_MAX;
     if (!t || !m_doc || frame >= t->frameCount() ||
         (t->frame(frame).kind != FrameKind::Python && t->frame(frame).kind != FrameKind::Module) ||
         !parseFrameLocation(t->frame(frame).name, where)) {
+        m_lineJobs->cancel();
         m_source->clear();
         return;
     }
-    // The per-line times come from the by-line form of the same range.
-    CallTreeOptions o;
-    o.byLine = true;
-    if (m_hasRange) {
-        o.from = m_t0;
-        o.to = m_t1;
+    m_sourceFrame = frame;
+    // The per-line times come from the by-line form of the same range: the shown tree when it is
+    // that form, else one built off the GUI thread while the file shows without them.
+    if (m_view->options().byLine) {
+        m_lineJobs->cancel();
+        m_source->showLocation(where, lineTimes(*t, where.file));
+        return;
     }
-    const CallTree lines = CallTree::build(*m_doc->trace, m_doc->links, o);
-    m_source->showLocation(where, lineTimes(lines, where.file));
+    m_source->showLocation(where, {});
+    CallTreeOptions o = m_view->options();
+    o.byLine = true;
+    o.keepSlices = false;
+    const std::string file = where.file;
+    m_lineJobs->start(
+        m_doc, o, m_growing, [file](CallTree&& lines) { return lineTimes(lines, file); },
+        [this](std::map<int, TimeNs> times) { m_source->setLineTimes(times); });
 }
 
 } // namespace ks::ui

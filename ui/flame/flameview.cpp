@@ -1,6 +1,8 @@
 #include "ui/flame/flameview.h"
 
 #include "core/analysis/calltree/flamegraph.h"
+#include "ui/document/tracedocument.h"
+#include "ui/flame/calltreejob.h"
 #include "ui/util/theme.h"
 
 #include <QMouseEvent>
@@ -34,11 +36,16 @@ QColor frameColour(const Palette& p, FrameKind kind)
 
 } // namespace
 
-FlameView::FlameView(QWidget* parent) : QWidget(parent)
+FlameView::FlameView(QWidget* parent) : QWidget(parent), m_jobs(new CallTreeJob(this))
 {
     setMouseTracking(false);
     setMinimumHeight(kRowHeight * 4);
     repaintOnThemeChange(this);
+    m_options.keepSlices = true; // a click names the frame's slices
+    connect(m_jobs, &CallTreeJob::progressed, this, [this](int permille) {
+        if (!m_tree) update(); // the progress is painted in place of the tree
+        emit buildProgress(permille);
+    });
 }
 
 FlameView::~FlameView() = default;
@@ -48,13 +55,12 @@ QSize FlameView::sizeHint() const
     return QSize(800, kRowHeight * 20);
 }
 
-void FlameView::setTrace(const Trace* trace, const LinkIndex* links)
+void FlameView::setDocument(std::shared_ptr<const TraceDocument> doc, bool growing, TimeNs from, TimeNs to)
 {
-    m_trace = trace;
-    m_links = links;
-    m_options.from = std::numeric_limits<TimeNs>::min();
-    m_options.to = std::numeric_limits<TimeNs>::max();
-    m_options.keepSlices = true; // a click names the frame's slices
+    m_doc = std::move(doc);
+    m_growing = growing;
+    m_options.from = from;
+    m_options.to = to;
     rebuild();
 }
 
@@ -70,6 +76,23 @@ void FlameView::clearRange()
     setRange(std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max());
 }
 
+void FlameView::refreshGrowing()
+{
+    if (!m_doc || isBuilding()) return;
+    m_growing = true;
+    rebuild(true);
+}
+
+bool FlameView::isBuilding() const
+{
+    return m_jobs->isRunning();
+}
+
+int FlameView::buildPermille() const
+{
+    return m_jobs->permille();
+}
+
 void FlameView::setMetric(CallTree::Metric metric)
 {
     m_metric = metric;
@@ -83,15 +106,48 @@ void FlameView::setByLine(bool byLine)
     rebuild();
 }
 
-void FlameView::rebuild()
+void FlameView::rebuild(bool keepShown)
 {
-    m_tree.reset();
+    if (!keepShown && m_tree) adopt(nullptr, false);
+    if (!m_doc || !m_doc->trace) {
+        m_jobs->cancel();
+        update();
+        return;
+    }
+    m_jobs->start(
+        m_doc, m_options, m_growing,
+        [](CallTree&& t) { return std::make_shared<const CallTree>(std::move(t)); },
+        [this, keepShown](std::shared_ptr<const CallTree> tree) { adopt(std::move(tree), keepShown); });
+    update();
+}
+
+void FlameView::adopt(std::shared_ptr<const CallTree> tree, bool keepZoom)
+{
+    // A refreshed tree (a live session's): the zoomed and the clicked frame are found again by
+    // their paths of frames (node numbers differ between trees).
+    auto remap = [&](uint32_t node) -> uint32_t {
+        if (!keepZoom || !tree || !m_tree || node == 0 || node >= m_tree->size())
+            return node == 0 ? 0 : UINT32_MAX;
+        uint32_t at = 0;
+        for (uint32_t n : m_tree->path(node)) {
+            const Frame& want = m_tree->frameOf(n);
+            uint32_t found = UINT32_MAX;
+            for (uint32_t c : tree->node(at).children)
+                if (tree->frameOf(c).kind == want.kind && tree->frameOf(c).name == want.name) found = c;
+            if (found == UINT32_MAX) return UINT32_MAX;
+            at = found;
+        }
+        return at;
+    };
+    const uint32_t zoom = remap(m_zoom);
+    const uint32_t selected = m_selected == UINT32_MAX ? UINT32_MAX : remap(m_selected);
+    m_tree = std::move(tree);
     m_labels.clear();
-    if (m_trace && m_links)
-        m_tree = std::make_unique<CallTree>(CallTree::build(*m_trace, *m_links, m_options));
-    m_zoom = 0;
+    m_zoom = zoom == UINT32_MAX ? 0 : zoom;
+    m_selected = selected;
     setSearch(m_search);
-    emit zoomChanged(0);
+    emit zoomChanged(m_zoom);
+    emit treeChanged();
 }
 
 void FlameView::setSearch(const QString& text)
@@ -209,11 +265,13 @@ void FlameView::paintEvent(QPaintEvent*)
     m_merged = merged.size();
     if (!m_tree || boxes.empty()) {
         p.setPen(pal.hintText);
+        const int permille = buildPermille();
         p.drawText(
             rect(), Qt::AlignCenter,
-            m_trace
-                ? tr("Nothing to show for %1 in this range").arg(QString::fromLatin1(metricName(m_metric)))
-                : tr("Open a trace to see its call tree"));
+            !m_doc ? tr("Open a trace to see its call tree")
+            : permille >= 0
+                ? tr("Building call tree… %1%").arg(permille / 10)
+                : tr("Nothing to show for %1 in this range").arg(QString::fromLatin1(metricName(m_metric))));
         return;
     }
     const QFontMetrics fm(font());
@@ -244,12 +302,23 @@ void FlameView::paintEvent(QPaintEvent*)
             p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, cached->second);
         }
     }
+    // The clicked frame: outlined, so the callers, callees and source beside say whose they are.
+    for (const Box& b : boxes)
+        if (b.node == m_selected) {
+            p.setPen(QPen(pal.text, 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(b.x + 1, b.row * kRowHeight + 1, std::max(b.w - 2, 1.0), kRowHeight - 3));
+        }
 }
 
 void FlameView::mousePressEvent(QMouseEvent* event)
 {
     const uint32_t n = nodeAt(event->position().toPoint());
-    if (n != UINT32_MAX) emit frameActivated(n);
+    if (n != UINT32_MAX) {
+        m_selected = n;
+        update();
+        emit frameActivated(n);
+    }
     QWidget::mousePressEvent(event);
 }
 

@@ -18,6 +18,7 @@
 #include <QTextStream>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ks::ui {
 
@@ -30,7 +31,7 @@ constexpr qint64 kMaxSourceBytes = 8 << 20;
 
 SourcePanel::SourcePanel(QWidget* parent) : QWidget(parent)
 {
-    m_title = new QLabel(tr("Click a Python frame to see its source"), this);
+    m_title = new QLabel(this);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setWordWrap(true);
     m_missing = new QLabel(this);
@@ -56,6 +57,11 @@ SourcePanel::SourcePanel(QWidget* parent) : QWidget(parent)
     for (int c = 0; c < tips.size(); ++c)
         m_table->horizontalHeaderItem(c)->setToolTip(tips[c]);
     m_table->verticalHeader()->hide();
+    // One text line per row, as an editor shows the file (the style's default row is taller).
+    m_table->verticalHeader()->setDefaultSectionSize(
+        std::max(QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).height(),
+                 fontMetrics().height()) +
+        4);
     m_table->setShowGrid(false);
     m_table->setWordWrap(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -79,6 +85,8 @@ SourcePanel::SourcePanel(QWidget* parent) : QWidget(parent)
 
 void SourcePanel::clear()
 {
+    // Not the last file's name over an empty table.
+    m_title->setText(tr("Click a Python frame to see its source"));
     m_where = SourceLocation{};
     m_lines.clear();
     m_path.clear();
@@ -93,6 +101,17 @@ void SourcePanel::showLocation(const SourceLocation& where, const std::map<int, 
     m_where = where;
     m_lines = lines;
     load();
+}
+
+void SourcePanel::setLineTimes(const std::map<int, TimeNs>& lines)
+{
+    m_lines = lines;
+    for (int i = 0; i < m_table->rowCount(); ++i) {
+        const auto t = m_lines.find(i + 1);
+        if (QTableWidgetItem* item = m_table->item(i, 0))
+            item->setText(t == m_lines.end() ? QString() : formatDuration(t->second));
+    }
+    m_table->resizeColumnToContents(0);
 }
 
 void SourcePanel::load()

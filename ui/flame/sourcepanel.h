@@ -24,6 +24,8 @@ public:
 
     // lines: per line of file, the time of the calls made from it (lineTimes()).
     void showLocation(const SourceLocation& where, const std::map<int, TimeNs>& lines);
+    // The line times of the shown location, when they come later (built off the GUI thread).
+    void setLineTimes(const std::map<int, TimeNs>& lines);
     void clear();
 
     // The path the file was looked for at, after the mapping.

@@ -419,12 +419,13 @@ void MainWindow::setDocument(std::shared_ptr<TraceDocument> doc)
                          m_info->setDocument(m_doc);
                          m_range->setDocument(m_doc);
                      },
-                     // A live trace still grows: its path and call tree are computed when the
-                     // session ends.
+                     // A live trace still grows: its path is computed when the session ends.
                      [this, live] { m_critical->setDocument(live ? nullptr : m_doc); },
+                     // A live trace's call tree is rebuilt as the session's analyses come
+                     // (documentUpdated).
                      [this, live] {
-                         m_flame->setDocument(live ? nullptr : m_doc);
-                         m_modules->setDocument(live ? nullptr : m_doc);
+                         m_flame->setDocument(m_doc, live);
+                         m_modules->setDocument(m_doc, live);
                      },
                      [this] { coverDocks(QString()); }, [this] { emit documentLoaded(m_doc); }});
     QStringList warnings;

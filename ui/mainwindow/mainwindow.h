@@ -78,6 +78,9 @@ public:
     KernelPanel* kernelPanel() const { return m_kernels; }
     OverviewPage* overviewPage() const { return m_overview; }
     OperatorPanel* operatorPanel() const { return m_operators; }
+    FlamePanel* flamePanel() const { return m_flame; }
+    ModuleView* moduleView() const { return m_modules; }
+    QTabWidget* analysisTabs() const { return m_analysisTabs; }
     MemoryView* memoryView() const { return m_memory; }
     DetailsPanel* detailsPanel() const { return m_details; }
     InfoPanel* infoPanel() const { return m_info; }

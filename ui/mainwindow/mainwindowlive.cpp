@@ -140,8 +140,16 @@ void MainWindow::documentUpdated(bool final)
     m_range->setDocument(m_doc);
     // The critical path reads the whole trace on the thread pool: only once it no longer grows.
     if (final) m_critical->setDocument(m_doc);
-    if (final) m_flame->setDocument(m_doc);
-    if (final) m_modules->setDocument(m_doc);
+    // The call tree and the modules follow the steps as they arrive: rebuilt off the GUI thread at
+    // the pace of these analyses (every few seconds, slower for big traces), the shown tree kept
+    // until the new one is there; once more, from the final link index, when the session ends.
+    if (final) {
+        m_flame->setDocument(m_doc);
+        m_modules->setDocument(m_doc);
+    } else {
+        m_flame->refreshGrowing();
+        m_modules->refreshGrowing();
+    }
     emit documentLoaded(m_doc);
 }
 

@@ -17,34 +17,30 @@ QVariant TableModel::rowData(int, int) const
     return {};
 }
 
-QVariant TableModel::data(const QModelIndex& index, int role) const
+QVariant columnCellData(const ColumnHead& head, int role, const std::function<QVariant(int)>& cell,
+                        const std::function<QVariant(int)>& rowData)
 {
-    if (!index.isValid() || index.row() >= rows() || index.column() >= columns()) return {};
-    const int row = index.row();
-    const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
     case Qt::DecorationRole:
-        return cell(row, column, role);
-    case SortRole: {
-        QVariant v = cell(row, column, SortRole);
-        return v.isValid() ? v : cell(row, column, Qt::DisplayRole);
+        return cell(role);
+    case TableModel::SortRole: {
+        QVariant v = cell(TableModel::SortRole);
+        return v.isValid() ? v : cell(Qt::DisplayRole);
     }
     case Qt::ToolTipRole: {
-        QVariant v = cell(row, column, Qt::ToolTipRole);
-        return v.isValid() ? v : rowData(row, role);
+        QVariant v = cell(Qt::ToolTipRole);
+        return v.isValid() ? v : rowData(role);
     }
     case Qt::TextAlignmentRole:
-        return int(head(column).alignment);
+        return int(head.alignment);
     default:
-        return rowData(row, role);
+        return rowData(role);
     }
 }
 
-QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const
+QVariant columnHeaderData(const ColumnHead& h, int role)
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= columns()) return {};
-    const ColumnHead& h = head(section);
     switch (role) {
     case Qt::DisplayRole:
         return h.title;
@@ -55,6 +51,22 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
     default:
         return {};
     }
+}
+
+QVariant TableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rows() || index.column() >= columns()) return {};
+    const int row = index.row();
+    const int column = index.column();
+    return columnCellData(
+        head(column), role, [&](int r) { return cell(row, column, r); },
+        [&](int r) { return rowData(row, r); });
+}
+
+QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columns()) return {};
+    return columnHeaderData(head(section), role);
 }
 
 } // namespace ks::ui

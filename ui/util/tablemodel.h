@@ -3,14 +3,24 @@
 #include "ui/util/tablecolumn.h"
 
 #include <QAbstractTableModel>
+#include <functional>
 
 namespace ks::ui {
+
+// The item-model roles of one cell, answered from its column (ColumnHead) and two functions of the
+// role: the cell's own value (Qt::DisplayRole, SortRole, Qt::ToolTipRole, Qt::DecorationRole) and
+// the row's (any other role, and the tooltip of a cell without one). Shared by TableModel (flat
+// tables) and TreeTableModel (trees), so both answer alike.
+QVariant columnCellData(const ColumnHead& head, int role, const std::function<QVariant(int)>& cell,
+                        const std::function<QVariant(int)>& rowData);
+// A header's roles: title, tooltip and the first click's sort order.
+QVariant columnHeaderData(const ColumnHead& head, int role);
 
 // The one implementation of data() and headerData() behind every flat table in the UI. A table
 // describes its columns (ColumnHead plus cells) and its rows; this class answers the item-model
 // roles from that: display text, SortRole (raw values), alignment, cell and header tooltips, and
 // Qt::InitialSortOrderRole, so the first click on a header sorts the way the column says. Derive
-// from RowTableModel<Row> rather than from this class directly.
+// from RowTableModel<Row> rather than from this class directly (RowTreeModel<Row> for trees).
 class TableModel : public QAbstractTableModel {
     Q_OBJECT
 public:

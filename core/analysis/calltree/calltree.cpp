@@ -96,20 +96,49 @@ public:
         m_tree.m_nodes.emplace_back();
         m_tree.internFrame(FrameKind::Root, "");
         m_stepFrame = m_tree.internFrame(FrameKind::Annotation, "ProfilerStep*");
-        m_rowNodes.resize(m_trace.trackCount());
+        const uint32_t tracks = uint32_t(m_trace.trackCount());
+        m_rowNodes.resize(tracks);
+        // The work, for progress: every CPU and GPU slice, then the allocator records. A live
+        // trace grows meanwhile: the sizes are taken once, each walk reads at most what was there.
+        m_sizes.resize(tracks, 0);
+        for (uint32_t t = 0; t < tracks; ++t) {
+            const TrackKind kind = m_trace.track(TrackId(t)).kind;
+            if (kind == TrackKind::CpuThread || kind == TrackKind::GpuStream) {
+                m_sizes[t] = m_trace.slices(TrackId(t)).size();
+                m_total += m_sizes[t];
+            }
+        }
+        m_memoryEvents = m_trace.memoryEvents().size();
+        m_total += m_memoryEvents;
         m_hasPython = tracesHavePython();
-        for (uint32_t t = 0; t < m_trace.trackCount(); ++t)
+        for (uint32_t t = 0; t < tracks && !stopped(); ++t)
             if (m_trace.track(TrackId(t)).kind == TrackKind::CpuThread) walkThread(TrackId(t));
-        for (uint32_t t = 0; t < m_trace.trackCount(); ++t)
+        for (uint32_t t = 0; t < tracks && !stopped(); ++t)
             if (m_trace.track(TrackId(t)).kind == TrackKind::GpuStream) addDeviceWork(TrackId(t));
-        addMemory();
+        if (!stopped()) addMemory();
+        if (stopped()) return;
         CallNode& root = m_tree.m_nodes[0];
         for (uint32_t c : root.children)
             root.cpu += m_tree.m_nodes[c].cpu;
         if (m_options.keepSlices) m_tree.m_sliceNodes = std::move(m_rowNodes);
+        if (m_options.progress) m_options.progress(1.0);
     }
 
 private:
+    // Rows between two looks at the cancel flag and two progress reports.
+    static constexpr size_t kCheckRows = 1 << 16;
+
+    bool stopped() const { return m_stopped; }
+    // Reports done more rows of work; false once the build was cancelled.
+    bool checkpoint(size_t done)
+    {
+        m_done += done;
+        if (m_options.progress && m_total > 0)
+            m_options.progress(std::min(1.0, double(m_done) / double(m_total)));
+        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) m_stopped = true;
+        return !m_stopped;
+    }
+
     struct Open {
         uint32_t row;
         uint32_t node;      // the slice's own node
@@ -119,11 +148,11 @@ private:
 
     bool tracesHavePython() const
     {
-        for (uint32_t t = 0; t < m_trace.trackCount(); ++t) {
+        for (uint32_t t = 0; t < m_sizes.size(); ++t) {
             const Track& tr = m_trace.track(TrackId(t));
             if (tr.kind != TrackKind::CpuThread) continue;
             const SliceTrack& s = tr.slices;
-            for (size_t r = 0; r < s.size(); ++r)
+            for (size_t r = 0; r < m_sizes[t]; ++r)
                 if (m_trace.kindOf(s.category(r)) == EventKind::PythonFunction) return true;
         }
         return false;
@@ -156,11 +185,13 @@ private:
     void walkThread(TrackId track)
     {
         const SliceTrack& s = m_trace.slices(track);
+        const size_t size = m_sizes[track.value];
         std::vector<uint32_t>& rowNodes = m_rowNodes[track.value];
-        rowNodes.assign(s.size(), UINT32_MAX);
+        rowNodes.assign(size, UINT32_MAX);
         std::vector<Open> stack;
         std::vector<std::string_view> frames;
-        for (size_t row = 0; row < s.size(); ++row) {
+        for (size_t row = 0; row < size; ++row) {
+            if (row % kCheckRows == kCheckRows - 1 && !checkpoint(kCheckRows)) return;
             const EventKind kind = m_trace.kindOf(s.category(row));
             if (!isFrameKind(kind)) continue;
             const TimeNs t0 = std::max(s.start(row), m_options.from);
@@ -202,6 +233,7 @@ private:
             stack.push_back(Open{uint32_t(row), node, parentHasOp || kind == EventKind::CpuOp,
                                  parentHasPython || kind == EventKind::PythonFunction});
         }
+        checkpoint(size % kCheckRows);
     }
 
     // Whether row is the only frame slice directly inside parentRow.
@@ -266,7 +298,9 @@ private:
     void addDeviceWork(TrackId track)
     {
         const SliceTrack& s = m_trace.slices(track);
-        for (size_t row = 0; row < s.size(); ++row) {
+        const size_t size = m_sizes[track.value];
+        for (size_t row = 0; row < size; ++row) {
+            if (row % kCheckRows == kCheckRows - 1 && !checkpoint(kCheckRows)) return;
             const EventKind kind = m_trace.kindOf(s.category(row));
             if (!isGpuWorkKind(kind)) continue;
             const SliceRef ref{track, uint32_t(row)};
@@ -278,7 +312,7 @@ private:
             const uint32_t node = m_tree.child(parent, frameOfSlice(s, row, kind));
             if (m_options.keepSlices) {
                 std::vector<uint32_t>& rows = m_rowNodes[track.value];
-                if (rows.size() < s.size()) rows.resize(s.size(), UINT32_MAX);
+                if (rows.size() < size) rows.resize(size, UINT32_MAX);
                 rows[row] = node;
             }
             const TimeNs dur = s.duration(row) == SliceTrack::kOpen ? 0 : s.duration(row);
@@ -289,21 +323,25 @@ private:
                 if (n == 0) break;
             }
         }
+        checkpoint(size % kCheckRows);
     }
 
     void addMemory()
     {
         const Column<MemoryEvent>& mem = m_trace.memoryEvents();
-        for (size_t i = 0; i < mem.size(); ++i) {
+        for (size_t i = 0; i < m_memoryEvents; ++i) {
+            if (i % kCheckRows == kCheckRows - 1 && !checkpoint(kCheckRows)) return;
             const MemoryEvent& e = mem[i];
             if (e.bytes <= 0 || !e.track.valid() || e.ts < m_options.from || e.ts >= m_options.to) continue;
             if (e.track.value >= m_rowNodes.size() || m_rowNodes[e.track.value].empty()) continue;
             // The innermost frame slice around the record on its thread.
             const SliceTrack& s = m_trace.slices(e.track);
+            const std::vector<uint32_t>& rowNodes = m_rowNodes[e.track.value];
             int64_t row = s.rowAt(e.ts);
-            while (row >= 0 && m_rowNodes[e.track.value][size_t(row)] == UINT32_MAX)
+            // Rows past the walked ones (a live trace grew since) have no node: their parents may.
+            while (row >= 0 && (size_t(row) >= rowNodes.size() || rowNodes[size_t(row)] == UINT32_MAX))
                 row = s.parent(size_t(row));
-            const uint32_t node = row < 0 ? 0 : m_rowNodes[e.track.value][size_t(row)];
+            const uint32_t node = row < 0 ? 0 : rowNodes[size_t(row)];
             m_tree.m_nodes[node].selfMemory += e.bytes;
             for (uint32_t n = node;; n = m_tree.m_nodes[n].parent) {
                 m_tree.m_nodes[n].memory += e.bytes;
@@ -322,6 +360,11 @@ private:
     std::vector<uint64_t> m_frameByName; // per name: (first kind + 1) << 32 | its frame; 0 = none yet
     std::unordered_map<std::string_view, uint32_t> m_lineFrames; // CallFrom text -> frame
     std::vector<std::vector<uint32_t>> m_rowNodes;               // per track and row: node, or UINT32_MAX
+    std::vector<size_t> m_sizes; // per track: the rows walked (CPU threads and GPU streams)
+    size_t m_memoryEvents = 0;
+    size_t m_total = 0; // rows of work in all
+    size_t m_done = 0;
+    bool m_stopped = false;
 };
 
 uint32_t CallTree::internFrame(FrameKind kind, std::string_view name)

@@ -2,8 +2,10 @@
 
 #include "core/model/trace.h"
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -38,6 +40,13 @@ struct CallTreeOptions {
     bool byLine = false;
     // Keep which node each slice went to (4 bytes per slice), for slicesOf().
     bool keepSlices = false;
+    // Polled every few thousand slices: once set, the build stops and returns what it has (an
+    // incomplete tree, for the caller to drop). The viewer builds trees on worker threads and
+    // cancels those a newer range or a closed trace made useless.
+    const std::atomic<bool>* cancel = nullptr;
+    // Called from the building thread now and then with the share of the work done (0 to 1, the
+    // slices and allocator records walked), and with 1 at the end of a build that ran to the end.
+    std::function<void(double)> progress;
 };
 
 // One aggregated node: all the calls that took the same path of frames from the root.
