@@ -10,6 +10,8 @@
 #include "ui/mainwindow/preferencesdialog.h"
 #include "ui/mainwindow/tracefiledialog.h"
 #include "ui/ranks/rankjobwindow.h"
+#include "ui/snapshot/snapshotdocument.h"
+#include "ui/snapshot/snapshotwindow.h"
 #include "ui/util/preferences.h"
 
 #include <QCheckBox>
@@ -117,6 +119,15 @@ void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
         w->show();
         w->openJob(path);
         emit jobOpened(w);
+        return;
+    }
+    if (QFileInfo(path).isFile() && isSnapshotFile(path)) {
+        // A CUDA memory snapshot (a pickle, whatever its name): a window of its own kind.
+        auto* w = new SnapshotWindow;
+        w->setRecentTracking(m_trackSession);
+        w->show();
+        w->openSnapshot(path);
+        emit snapshotOpened(w);
         return;
     }
     if (newWindowIfBusy) {
