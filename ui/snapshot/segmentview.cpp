@@ -44,8 +44,8 @@ void SegmentView::setState(std::shared_ptr<const SnapshotDocument> doc, Allocato
     m_largest = 1;
     for (const StateSegment& s : m_state.segments)
         m_largest = std::max(m_largest, s.size);
-    updateGeometry();
-    resize(width(), sizeHint().height());
+    // Every row has its height: the scroll area scrolls instead of squeezing them.
+    setMinimumHeight(sizeHint().height());
     update();
 }
 
