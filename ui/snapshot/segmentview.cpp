@@ -19,7 +19,6 @@ namespace {
 
 constexpr int kHeader = 26;
 constexpr int kRow = 18;
-constexpr int kLabel = 310;
 
 // The default stream is 0; the others are the allocator's pointers, clearer in hex.
 QString streamText(int64_t stream)
@@ -41,12 +40,42 @@ void SegmentView::setState(std::shared_ptr<const SnapshotDocument> doc, Allocato
     m_doc = std::move(doc);
     m_state = std::move(state);
     m_title = std::move(title);
+    sortRows();
     m_largest = 1;
     for (const StateSegment& s : m_state.segments)
         m_largest = std::max(m_largest, s.size);
     // Every row has its height: the scroll area scrolls instead of squeezing them.
     setMinimumHeight(sizeHint().height());
     update();
+}
+
+void SegmentView::setOrder(Order order)
+{
+    m_order = order;
+    sortRows();
+    update();
+}
+
+void SegmentView::sortRows()
+{
+    auto& segs = m_state.segments;
+    const auto byAddress = [](const StateSegment& x, const StateSegment& y) { return x.addr < y.addr; };
+    switch (m_order) {
+    case Order::Address:
+        std::sort(segs.begin(), segs.end(), byAddress);
+        break;
+    case Order::MostAllocated:
+        std::stable_sort(segs.begin(), segs.end(), [&](const StateSegment& x, const StateSegment& y) {
+            return x.allocated != y.allocated ? x.allocated > y.allocated : byAddress(x, y);
+        });
+        break;
+    case Order::MostFree:
+        std::stable_sort(segs.begin(), segs.end(), [&](const StateSegment& x, const StateSegment& y) {
+            const int64_t fx = x.size - x.allocated, fy = y.size - y.allocated;
+            return fx != fy ? fx > fy : byAddress(x, y);
+        });
+        break;
+    }
 }
 
 QString SegmentView::summary() const
@@ -65,7 +94,8 @@ QSize SegmentView::sizeHint() const
 
 int SegmentView::barLeft() const
 {
-    return kLabel;
+    // Room for the longest label: a 48-bit address, a size and a stream that is a pointer.
+    return fontMetrics().horizontalAdvance(u"0x7f0000000000  000.0 MiB  stream 0x7f0000000000"_s) + 18;
 }
 
 double SegmentView::bytesPerPixel() const
@@ -107,7 +137,7 @@ void SegmentView::paintEvent(QPaintEvent* e)
         const StateSegment& seg = m_state.segments[size_t(s)];
         const QRect r = rowRect(s);
         p.setPen(pal.mutedText);
-        p.drawText(QRect(6, r.top() - 2, kLabel - 12, kRow), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRect(6, r.top() - 2, barLeft() - 12, kRow), Qt::AlignLeft | Qt::AlignVCenter,
                    u"0x%1  %2  stream %3"_s.arg(QString::number(quint64(seg.addr), 16),
                                                 formatBytes(double(seg.size)), streamText(seg.stream)));
         for (const StateBlock& b : seg.blocks) {

@@ -19,6 +19,10 @@ public:
     explicit SegmentView(QWidget* parent = nullptr);
 
     void setState(std::shared_ptr<const SnapshotDocument> doc, AllocatorState state, QString title);
+    // The rows' order: by address (the allocator's map), or the fullest or the emptiest first.
+    enum class Order { Address, MostAllocated, MostFree };
+    void setOrder(Order order);
+    // Its segments in the rows' order.
     const AllocatorState& state() const { return m_state; }
     QString summary() const;
     // The block (segment index, block index) under a point; {-1, -1} for none, {s, -1} for the
@@ -36,12 +40,14 @@ protected:
 
 private:
     int barLeft() const;
+    void sortRows();
     double bytesPerPixel() const;
 
     std::shared_ptr<const SnapshotDocument> m_doc;
     AllocatorState m_state;
     QString m_title;
     int64_t m_largest = 1;
+    Order m_order = Order::MostAllocated;
 };
 
 } // namespace ks::ui

@@ -161,16 +161,16 @@ void SnapshotChart::paintEvent(QPaintEvent*)
     if (m_dirty || m_image.size() != r.size()) relayout();
     p.drawImage(r.topLeft(), m_image);
     if (m_hover != UINT32_MAX && m_hover < UINT32_MAX - 1) {
-        // The hovered allocation outlined where it is drawn.
-        p.setPen(QPen(pal.text, 1));
+        // The hovered allocation darkened where it is drawn.
+        p.setPen(QPen(QColor(0, 0, 0, 110), 1));
         for (size_t c = 0; c < m_layout.columns.size(); ++c) {
             const BandColumn& col = m_layout.columns[c];
             for (uint32_t k = 0; k < col.runCount; ++k) {
                 const BandRun& run = m_layout.runs[col.firstRun + k];
                 if (run.allocation != m_hover) continue;
                 const int x = r.left() + int(c);
-                p.drawPoint(x, yForBytes(double(run.top)));
-                p.drawPoint(x, yForBytes(double(run.bottom)));
+                const int yTop = yForBytes(double(run.top));
+                p.drawLine(x, yTop, x, std::max(yTop, yForBytes(double(run.bottom)) - 1));
             }
         }
     }
@@ -190,12 +190,19 @@ void SnapshotChart::paintMarkers(QPainter& p, const QRect& r)
     const SnapshotTimeline& t = m_doc->timelines[m_device];
     p.save();
     p.setClipRect(QRect(r.left(), 0, r.width(), height()));
-    auto mark = [&](uint32_t entry, const QColor& color, const QString& label, Qt::PenStyle style) {
+    auto mark = [&](uint32_t entry, const QColor& color, const QString& label, Qt::PenStyle style,
+                    bool inside = false) {
         const int x = xForEntry(entry + 0.5);
         if (x < r.left() || x > r.right()) return;
         p.setPen(QPen(color, 1, style));
         p.drawLine(x, r.top(), x, r.bottom());
-        p.drawText(QRect(x + 3, 0, 300, kTop), Qt::AlignLeft | Qt::AlignVCenter, label);
+        // Right of the line, or left of it near the plot's right edge.
+        const int w = p.fontMetrics().horizontalAdvance(label) + 6;
+        const int top = inside ? r.top() + 2 : 0; // inside the plot: under the peak's label
+        const QRect box = x + w <= r.right() ? QRect(x + 3, top, w, kTop) : QRect(x - w, top, w - 3, kTop);
+        if (label.isEmpty()) return;
+        if (inside) p.fillRect(box, pal.base);
+        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, label);
     };
     if (t.peakEntry != kBeforeTrace)
         mark(t.peakEntry, pal.text, u"peak "_s + formatBytes(double(t.peakBytes)), Qt::DashLine);
@@ -204,7 +211,7 @@ void SnapshotChart::paintMarkers(QPainter& p, const QRect& r)
     // The peak's label already names its entry.
     if (m_marked != UINT32_MAX)
         mark(m_marked, pal.link, m_marked == t.peakEntry ? QString() : u"entry %1"_s.arg(m_marked),
-             Qt::SolidLine);
+             Qt::SolidLine, true);
     p.restore();
 }
 

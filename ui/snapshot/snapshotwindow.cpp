@@ -103,6 +103,12 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent)
     entryRow->addWidget(m_entryBox);
     auto* atSnapshot = new QPushButton(u"At the snapshot"_s, stateTab);
     entryRow->addWidget(atSnapshot);
+    entryRow->addSpacing(16);
+    entryRow->addWidget(new QLabel(u"Segments"_s, stateTab));
+    auto* order = new QComboBox(stateTab);
+    order->addItems({u"by address"_s, u"most allocated first"_s, u"most free first"_s});
+    order->setCurrentIndex(1); // where the allocations are; the allocator's map is one choice away
+    entryRow->addWidget(order);
     entryRow->addStretch();
     sv->addLayout(entryRow);
     auto* scroll = new QScrollArea(stateTab);
@@ -111,6 +117,8 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent)
     scroll->setWidget(m_segments);
     sv->addWidget(scroll, 1);
     m_tabs->addTab(stateTab, u"Allocator state"_s);
+    connect(order, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_segments->setOrder(SegmentView::Order(std::max(0, i))); });
     connect(m_entryBox, &QSpinBox::editingFinished, this,
             [this] { showStateAt(uint32_t(m_entryBox->value())); });
     connect(atSnapshot, &QPushButton::clicked, this, [this] { showStateAt(UINT32_MAX); });
