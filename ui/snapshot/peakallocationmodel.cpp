@@ -22,7 +22,7 @@ PeakAllocationModel::PeakAllocationModel(QObject* parent) : RowTableModel(parent
             [](R r) { return qlonglong(r.addr); }),
         Column::number(
             tr("Stream"), tr("The allocator's stream of the allocation"),
-            [](R r) { return QString::number(r.stream); }, [](R r) { return qlonglong(r.stream); }),
+            [](R r) { return streamText(r.stream); }, [](R r) { return qlonglong(r.stream); }),
         Column::number(
             tr("Allocated at"),
             tr("The trace entry of its alloc; empty when it was allocated before the recorded history"),

@@ -20,13 +20,6 @@ namespace {
 constexpr int kHeader = 26;
 constexpr int kRow = 18;
 
-// The default stream is 0; the others are the allocator's pointers, clearer in hex.
-QString streamText(int64_t stream)
-{
-    return stream >= 0 && stream < 65536 ? QString::number(stream)
-                                         : u"0x"_s + QString::number(quint64(stream), 16);
-}
-
 } // namespace
 
 SegmentView::SegmentView(QWidget* parent) : QWidget(parent)

@@ -131,11 +131,16 @@ void SnapshotChart::relayout()
     m_layout = bands.layout(m_x0, m_x1, r.width(), minBytes);
 
     const int h = r.height();
-    auto row = [&](double bytes) {
-        return std::clamp(h - 1 - int(std::floor(bytes / m_yMax * h)), -1, h - 1);
-    };
+    // Bytes are never negative: truncation is the floor, and a multiplication is cheaper than a
+    // division in a loop that runs for every band of every column.
+    const double rowsPerByte = h / m_yMax;
+    auto row = [&](int64_t bytes) { return std::max(-1, h - 1 - int(double(bytes) * rowsPerByte)); };
+    // Straight into the image's memory: scanLine() per pixel checked for a detach every time.
+    QRgb* pixels = reinterpret_cast<QRgb*>(m_image.bits());
+    const qsizetype stride = m_image.bytesPerLine() / qsizetype(sizeof(QRgb));
     for (size_t c = 0; c < m_layout.columns.size(); ++c) {
         const BandColumn& col = m_layout.columns[c];
+        int lastTop = h - 1;
         for (uint32_t k = 0; k < col.runCount; ++k) {
             const BandRun& run = m_layout.runs[col.firstRun + k];
             const QRgb color = run.allocation == kMergedRun       ? kMergedBandColor
@@ -143,11 +148,13 @@ void SnapshotChart::relayout()
                                                                   : snapshotColor(run.allocation);
             // Rows from the band's top down to just above its bottom: a band of one pixel or more
             // covers at least one row.
-            const int yTop = row(double(run.top));
-            int yBottom = row(double(run.bottom));
+            // The runs of a column are contiguous: this one's bottom is the last one's top.
+            const int yTop = row(run.top);
+            int yBottom = k == 0 ? row(run.bottom) : lastTop;
+            lastTop = yTop;
             if (yBottom == yTop) yBottom = yTop + 1;
             for (int y = std::max(0, yTop + 1); y <= std::min(h - 1, yBottom); ++y)
-                reinterpret_cast<QRgb*>(m_image.scanLine(y))[c] = color;
+                pixels[y * stride + qsizetype(c)] = color;
         }
     }
 }
@@ -244,9 +251,11 @@ void SnapshotChart::paintAxes(QPainter& p, const QRect& r)
         p.setPen(pal.tick);
         p.drawLine(px, r.bottom() + 1, px, r.bottom() + 5);
         p.setPen(pal.text);
-        // Centred under its tick, but kept inside the widget.
-        const int left = std::clamp(px - 45, 0, width() - 90);
-        p.drawText(QRect(left, r.bottom() + 4, 90, kBottom - 4), Qt::AlignCenter, QString::number(qint64(x)));
+        // Centred under its tick; one that would not fit inside the widget is left out.
+        const QString label = QString::number(qint64(x));
+        const int w = fm.horizontalAdvance(label);
+        if (px + w / 2 + 2 > width()) continue;
+        p.drawText(QRect(px - w / 2 - 2, r.bottom() + 4, w + 4, kBottom - 4), Qt::AlignCenter, label);
     }
 }
 

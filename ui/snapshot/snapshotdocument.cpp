@@ -58,6 +58,12 @@ SnapshotOpenResult openSnapshotDocument(const QString& path, std::atomic<uint64_
     return out;
 }
 
+QString streamText(int64_t stream)
+{
+    return stream >= 0 && stream < 65536 ? QString::number(stream)
+                                         : u"0x"_s + QString::number(quint64(stream), 16);
+}
+
 bool isSnapshotFile(const QString& path)
 {
     QFile f(path);
@@ -82,7 +88,7 @@ QString allocationDetails(const SnapshotDocument& doc, size_t device, uint32_t a
                  .arg(formatBytes(double(a.size)))
                  .arg(a.size)
                  .arg(QString::number(quint64(a.addr), 16))
-                 .arg(doc.streamOf(device, allocation));
+                 .arg(streamText(doc.streamOf(device, allocation)));
     switch (a.origin) {
     case SnapshotAllocation::Origin::Traced:
         lines << u"allocated after "_s + when(a.begin);

@@ -38,6 +38,9 @@ struct SnapshotOpenResult {
 SnapshotOpenResult openSnapshotDocument(const QString& path, std::atomic<uint64_t>* bytesRead,
                                         const std::atomic<bool>* cancel, size_t maxBands);
 
+// A stream as the allocator names it: 0 the default, others pointers, clearer in hex.
+QString streamText(int64_t stream);
+
 // Whether a file is a pickle (protocol 2 or later) by its first bytes, whatever its name.
 bool isSnapshotFile(const QString& path);
 

@@ -43,6 +43,7 @@ SnapshotBands SnapshotBands::build(const SnapshotTimeline& timeline, size_t maxB
         if (drawn[k]) {
             const uint32_t pos = uint32_t(b.m_shown.size());
             b.m_shown.push_back(k);
+            b.m_shownSize.push_back(a.size);
             if (a.begin == kBeforeTrace)
                 b.m_initialShown = pos + 1;
             else
@@ -156,12 +157,11 @@ BandLayout SnapshotBands::layout(double x0, double x1, int width, int64_t minByt
         BandRun merged;
         bool pending = false;
         for (uint32_t pos = head; pos != kNil; pos = next[pos]) {
-            const uint32_t k = m_shown[pos];
-            const int64_t size = all[k].size;
+            const int64_t size = m_shownSize[pos];
             if (size >= minBytes) {
                 if (pending) out.runs.push_back(merged);
                 pending = false;
-                out.runs.push_back(BandRun{offset, offset + size, k});
+                out.runs.push_back(BandRun{offset, offset + size, m_shown[pos]});
             } else if (pending) {
                 merged.top = offset + size;
             } else {

@@ -62,6 +62,7 @@ private:
     const SnapshotTimeline* m_timeline = nullptr;
     std::vector<uint32_t> m_order;      // every allocation, bottom first
     std::vector<uint32_t> m_shown;      // the drawn ones, bottom first
+    std::vector<int64_t> m_shownSize;   // their sizes, beside them: a column walks these
     std::vector<uint32_t> m_startOrder; // positions in m_shown of traced ones, by begin (= by position)
     std::vector<uint32_t> m_endOrder;   // positions in m_shown with an end, by end
     uint32_t m_initialShown = 0;        // m_shown[0 .. m_initialShown) were alive before the trace
