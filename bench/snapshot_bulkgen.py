@@ -160,9 +160,12 @@ def main():
             d = rnd.randrange(dmin, dmax + 1)
             stack_bytes.append(b"".join(get(frame_memo[rnd.randrange(a.frames)]) for _ in range(d)))
 
-        # APPENDS of the device trace happen once at the end (one MARK for all entries, as the
-        # pickler batches 1000 at a time; a single batch reads the same).
+        # The pickler appends a list's items in batches of 1000 (MARK ... APPENDS).
+        batched = 0
         while w.size < target:
+            if entries - batched >= 1000:
+                w.put(APPENDS + MARK)
+                batched = entries
             if free_slots and (not live or rnd.random() < 0.55):
                 s = free_slots.pop(rnd.randrange(len(free_slots)))
                 size = rnd.choice(sizes) + rnd.randrange(0, 4096) // 512 * 512
