@@ -5,7 +5,8 @@
 // painting) of the whole trace and of zoomed and panned views. Goals (issue 29): a 1 GB snapshot
 // opens in under 5 s and redraws in under 16 ms.
 //
-// usage: bench_snapshotview SNAPSHOT.pickle [REDRAWS]
+// usage: bench_snapshotview SNAPSHOT.pickle [REDRAWS] [BANDS]   (BANDS: drawn one by one; default
+//        memory_viz's 15000)
 
 #include "ui/snapshot/snapshotchart.h"
 #include "ui/snapshot/snapshotwindow.h"
@@ -93,9 +94,17 @@ int main(int argc, char** argv)
 
     SnapshotChart* chart = w.chart();
     const auto doc = w.document();
-    const size_t entries = doc->bands[w.device()].entryCount();
+    if (argc > 3) {
+        QElapsedTimer t;
+        t.start();
+        chart->setBands(std::make_shared<const ks::SnapshotBands>(
+            ks::SnapshotBands::build(doc->timelines[w.device()], size_t(std::max(1, atoi(argv[3]))))));
+        std::printf("bands rebuilt for %s drawn one by one: %.0f ms\n", argv[3],
+                    double(t.nsecsElapsed()) / 1e6);
+    }
+    const size_t entries = chart->bands().entryCount();
     std::printf("entries %zu, allocations %zu (%zu drawn one by one), plot %dx%d px\n", entries,
-                doc->timelines[w.device()].allocations.size(), doc->bands[w.device()].shown().size(),
+                doc->timelines[w.device()].allocations.size(), chart->bands().shown().size(),
                 chart->plotRect().width(), chart->plotRect().height());
     // Redraws: the whole trace, then zoomed views at spread-out places, then pans of a zoomed view.
     std::vector<double> times, cpu;

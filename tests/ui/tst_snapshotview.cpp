@@ -10,6 +10,7 @@
 #include "ui/snapshot/snapshotchart.h"
 #include "ui/snapshot/snapshotcolors.h"
 #include "ui/snapshot/snapshotwindow.h"
+#include "ui/util/format.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +18,7 @@
 #include <QMouseEvent>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <map>
@@ -63,6 +65,7 @@ private slots:
     void hoverShowsTheAllocationsStack();
     void segmentViewShowsTheBlocksAfterAnEntry();
     void largestAtPeakIsWhatTheCliCounts();
+    void detailChangesTheDrawnBands();
     void aBrokenSnapshotFailsWithOneLine();
 
 private:
@@ -279,6 +282,39 @@ void TestSnapshotView::largestAtPeakIsWhatTheCliCounts()
         QCOMPARE(byTop[frame].first, qint64(g[QStringLiteral("bytes")].toDouble()));
         QCOMPARE(byTop[frame].second, g[QStringLiteral("count")].toInt());
     }
+}
+
+void TestSnapshotView::detailChangesTheDrawnBands()
+{
+    // memory_viz's detail: the largest N drawn one by one, the rest in the summarized band on top.
+    auto* bands = m_window->findChild<QSpinBox*>(QStringLiteral("bands"));
+    QVERIFY(bands);
+    bands->setValue(10);
+    emit bands->editingFinished();
+    SnapshotChart* chart = m_window->chart();
+    const SnapshotTimeline& t = m_window->document()->timelines[0];
+    QCOMPARE(chart->bands().shown().size(), size_t(10));
+    QVERIFY2(
+        m_window->summaryText().contains(
+            QStringLiteral("(10 largest drawn, %1 summarized)").arg(formatCount(t.allocations.size() - 10))),
+        qPrintable(m_window->summaryText()));
+    // At the peak, the top pixel row of the stack is in the summarized band: the hover still names
+    // an allocation alive there, one not drawn by itself.
+    const uint32_t peak = t.peakEntry;
+    chart->setView(peak, peak + 4);
+    (void)chart->grab();
+    const int x = chart->xForEntry(peak + 0.5);
+    hover(chart, QPoint(x, chart->yForBytes(double(t.liveAfter[peak])) + 1));
+    const QString text = m_window->stackText();
+    QVERIFY(text.startsWith(QStringLiteral("Allocation ")));
+    const uint32_t k = text.section(QLatin1Char(' '), 1, 1).chopped(1).toUInt();
+    QVERIFY(t.allocations[k].aliveAfter(peak));
+    const auto& shown = chart->bands().shown();
+    QVERIFY(std::find(shown.begin(), shown.end(), k) == shown.end());
+    bands->setValue(int(SnapshotBands::kDefaultMaxBands));
+    emit bands->editingFinished();
+    QCOMPARE(&chart->bands(), &m_window->document()->bands[0]);
+    chart->resetView();
 }
 
 void TestSnapshotView::aBrokenSnapshotFailsWithOneLine()

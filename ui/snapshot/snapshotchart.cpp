@@ -48,20 +48,29 @@ void SnapshotChart::setDocument(std::shared_ptr<const SnapshotDocument> doc, siz
 {
     m_doc = std::move(doc);
     m_device = device;
+    m_bands.reset();
     m_hover = UINT32_MAX;
     m_marked = UINT32_MAX;
     resetView();
 }
 
+void SnapshotChart::setBands(std::shared_ptr<const SnapshotBands> bands)
+{
+    m_bands = std::move(bands);
+    m_hover = UINT32_MAX;
+    m_dirty = true;
+    update();
+}
+
 void SnapshotChart::resetView()
 {
-    const double n = m_doc ? double(m_doc->bands[m_device].entryCount()) : 0;
+    const double n = m_doc ? double(bands().entryCount()) : 0;
     setView(0, std::max(1.0, n));
 }
 
 void SnapshotChart::setView(double x0, double x1)
 {
-    const double n = m_doc ? std::max(1.0, double(m_doc->bands[m_device].entryCount())) : 1;
+    const double n = m_doc ? std::max(1.0, double(bands().entryCount())) : 1;
     // At least a few entries in view; never past the trace's ends.
     double span = std::clamp(x1 - x0, std::min(4.0, n), n);
     x0 = std::clamp(x0, 0.0, n - span);
@@ -109,7 +118,7 @@ uint32_t SnapshotChart::allocationAt(QPoint p) const
     const QRect r = plotRect();
     if (entry == UINT32_MAX || p.y() > r.bottom() || p.y() < r.top()) return UINT32_MAX;
     const double bytes = double(r.bottom() - p.y() + 0.5) / r.height() * m_yMax;
-    return m_doc->bands[m_device].allocationAt(entry, int64_t(bytes));
+    return bands().allocationAt(entry, int64_t(bytes));
 }
 
 void SnapshotChart::relayout()
@@ -119,8 +128,8 @@ void SnapshotChart::relayout()
     m_image = QImage(r.size(), QImage::Format_ARGB32_Premultiplied);
     m_image.fill(Theme::palette().base);
     m_layout = {};
-    if (!m_doc || m_doc->bands[m_device].entryCount() == 0) return;
-    const SnapshotBands& bands = m_doc->bands[m_device];
+    if (!m_doc || bands().entryCount() == 0) return;
+    const SnapshotBands& bands = this->bands();
     const SnapshotTimeline& t = m_doc->timelines[m_device];
     // The y axis fits the highest stack in view (memory_viz's select_window does the same).
     const uint32_t n = uint32_t(bands.entryCount());
@@ -184,7 +193,7 @@ void SnapshotChart::paintEvent(QPaintEvent*)
     paintMarkers(p, r);
     paintAxes(p, r);
     if (!m_doc) return;
-    if (m_doc->bands[m_device].entryCount() == 0) {
+    if (bands().entryCount() == 0) {
         p.setPen(pal.hintText);
         p.drawText(r, Qt::AlignCenter, u"This device has no recorded allocator history"_s);
     }

@@ -19,6 +19,9 @@ public:
     explicit SnapshotChart(QWidget* parent = nullptr);
 
     void setDocument(std::shared_ptr<const SnapshotDocument> doc, size_t device);
+    // Bands of another detail (memory_viz's slider) for the device; null: the document's own.
+    void setBands(std::shared_ptr<const SnapshotBands> bands);
+    const SnapshotBands& bands() const { return m_bands ? *m_bands : m_doc->bands[m_device]; }
     // The entries in view: x in [x0, x1), the state after entry e spanning [e, e + 1).
     void setView(double x0, double x1);
     double viewBegin() const { return m_x0; }
@@ -58,6 +61,7 @@ private:
 
     std::shared_ptr<const SnapshotDocument> m_doc;
     size_t m_device = 0;
+    std::shared_ptr<const SnapshotBands> m_bands;
     double m_x0 = 0, m_x1 = 1;
     double m_yMax = 1;
     BandLayout m_layout;

@@ -45,6 +45,7 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent)
     m_status->setAlignment(Qt::AlignCenter);
     l->addWidget(m_status);
     m_progress = new QProgressBar(loading);
+    m_progress->setMinimumWidth(360);
     m_progress->setMaximumWidth(480);
     l->addWidget(m_progress, 0, Qt::AlignHCenter);
     auto* cancel = new QPushButton(u"Cancel"_s, loading);
@@ -69,10 +70,32 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent)
     top->addWidget(new QLabel(u"Device"_s, page));
     m_deviceBox = new QComboBox(page);
     top->addWidget(m_deviceBox);
+    top->addSpacing(12);
+    top->addWidget(new QLabel(u"Bands"_s, page));
+    m_detail = new QSpinBox(page);
+    m_detail->setObjectName(u"bands"_s);
+    m_detail->setRange(1, 100'000'000);
+    m_detail->setValue(int(SnapshotBands::kDefaultMaxBands));
+    m_detail->setToolTip(u"memory_viz's detail: the largest N allocations are drawn one by one, the others "
+                         u"summed in the grey band on top. A redraw costs the bands alive in view, so even "
+                         u"every allocation stays quick when few are alive at a time."_s);
+    top->addWidget(m_detail);
+    top->addSpacing(12);
     m_summary = new QLabel(page);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     top->addWidget(m_summary, 1);
     v->addLayout(top);
+    connect(m_detail, &QSpinBox::editingFinished, this, [this] {
+        if (!m_doc) return;
+        // On the GUI thread: one stable sort of the allocations by size, a fraction of a second
+        // for half a million.
+        const size_t n = size_t(m_detail->value());
+        m_chart->setBands(
+            n == SnapshotBands::kDefaultMaxBands
+                ? nullptr
+                : std::make_shared<const SnapshotBands>(SnapshotBands::build(m_doc->timelines[m_device], n)));
+        updateSummary();
+    });
     connect(m_deviceBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) setDevice(size_t(i));
     });
@@ -220,6 +243,10 @@ void SnapshotWindow::setDevice(size_t device)
         m_deviceBox->setCurrentIndex(int(device));
     }
     m_chart->setDocument(m_doc, device);
+    {
+        const QSignalBlocker block(m_detail);
+        m_detail->setValue(int(SnapshotBands::kDefaultMaxBands));
+    }
     m_peakModel->setDevice(m_doc, device);
     const size_t n = m_doc->snapshot->traces[device].count();
     m_entryBox->setRange(0, int(std::max<size_t>(1, n) - 1));
@@ -268,7 +295,7 @@ void SnapshotWindow::updateSummary()
 {
     const SnapshotTimeline& t = m_doc->timelines[m_device];
     const DeviceTrace& tr = m_doc->snapshot->traces[m_device];
-    const SnapshotBands& b = m_doc->bands[m_device];
+    const SnapshotBands& b = m_chart->bands();
     QString s = u"Peak %1 (%2 bytes)"_s.arg(formatBytes(double(t.peakBytes))).arg(t.peakBytes);
     if (t.peakEntry == kBeforeTrace)
         s += u" before the recorded history"_s;

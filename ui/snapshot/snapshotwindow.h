@@ -79,6 +79,7 @@ private:
     QTabWidget* m_tabs;
     SegmentView* m_segments;
     QSpinBox* m_entryBox;
+    QSpinBox* m_detail;
     PeakAllocationModel* m_peakModel;
     QSortFilterProxyModel* m_peakProxy;
     QTableView* m_peakTable;
