@@ -66,6 +66,7 @@ private slots:
     void segmentViewShowsTheBlocksAfterAnEntry();
     void largestAtPeakIsWhatTheCliCounts();
     void detailChangesTheDrawnBands();
+    void opsOfAnOpenTraceOfTheRunAreMarked();
     void aBrokenSnapshotFailsWithOneLine();
 
 private:
@@ -315,6 +316,78 @@ void TestSnapshotView::detailChangesTheDrawnBands()
     emit bands->editingFinished();
     QCOMPARE(&chart->bands(), &m_window->document()->bands[0]);
     chart->resetView();
+}
+
+void TestSnapshotView::opsOfAnOpenTraceOfTheRunAreMarked()
+{
+    // A trace of the same run: CPU ops at the epoch times of known entries (Kineto's ts are µs after
+    // baseTimeNanoseconds).
+    const SnapshotTimeline& t = m_window->document()->timelines[0];
+    const DeviceTrace& tr = m_window->document()->snapshot->traces[0];
+    const qint64 baseUs = tr.timeUs[0] - 5000;
+    auto op = [&](const char* name, uint32_t from, uint32_t to) {
+        return QStringLiteral(
+                   R"({"ph": "X", "cat": "cpu_op", "name": "%1", "pid": 7, "tid": 7, "ts": %2, "dur": %3})")
+            .arg(QLatin1String(name))
+            .arg(tr.timeUs[from] - baseUs)
+            .arg(tr.timeUs[to] - tr.timeUs[from]);
+    };
+    const QString json =
+        QStringLiteral(R"({"baseTimeNanoseconds": %1, "traceEvents": [%2, %3, %4]})")
+            .arg(baseUs * 1000)
+            .arg(op("aten::outer", 1000, 1500), op("aten::inner", 1200, 1300), op("aten::other", 2000, 2100));
+    const QString path = m_dir.filePath(QStringLiteral("run.pt.trace.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(json.toUtf8());
+    f.close();
+
+    auto traceWindow = std::make_unique<MainWindow>();
+    traceWindow->setInteractive(false);
+    traceWindow->setSessionTracking(false);
+    QSignalSpy loaded(traceWindow.get(), &MainWindow::documentLoaded);
+    traceWindow->openPath(path, false);
+    QVERIFY(loaded.wait(60000));
+    m_window->matchTraces();
+    QCOMPARE(m_window->matchedTrace(), QStringLiteral("run.pt.trace.json"));
+    QVERIFY(m_window->summaryText().contains(QStringLiteral("CPU ops of run.pt.trace.json marked")));
+    // The outermost ops over the entries whose times they span.
+    const auto& ops = m_window->chart()->ops();
+    QCOMPARE(ops.size(), size_t(2));
+    QCOMPARE(ops[0].name, QStringLiteral("aten::outer"));
+    QCOMPARE(ops[0].first, 1000u);
+    QCOMPARE(ops[0].last, 1500u);
+    QCOMPARE(ops[1].name, QStringLiteral("aten::other"));
+    QCOMPARE(ops[1].first, 2000u);
+    QCOMPARE(ops[1].last, 2100u);
+    // An allocation made inside both ops names both, one made outside the inner one only the outer.
+    bool inner = false, outer = false, none = false;
+    for (uint32_t k = 0; k < t.allocations.size(); ++k) {
+        const uint32_t b = t.allocations[k].begin;
+        if (b == kBeforeTrace) continue;
+        m_window->showAllocation(k);
+        const QString text = m_window->stackText();
+        if (b > 1200 && b < 1300 && !inner) {
+            QVERIFY2(
+                text.contains(QStringLiteral("\nduring aten::outer › aten::inner (run.pt.trace.json)\n")),
+                qPrintable(text));
+            inner = true;
+        } else if (b > 1000 && b < 1200 && !outer) {
+            QVERIFY2(text.contains(QStringLiteral("\nduring aten::outer (run.pt.trace.json)\n")),
+                     qPrintable(text));
+            outer = true;
+        } else if (b > 1600 && b < 1900 && !none) {
+            QVERIFY2(text.contains(QStringLiteral("no CPU op of run.pt.trace.json running")),
+                     qPrintable(text));
+            none = true;
+        }
+    }
+    QVERIFY(inner && outer && none);
+    // Closed, the trace's marks go.
+    traceWindow.reset();
+    m_window->matchTraces();
+    QVERIFY(m_window->chart()->ops().empty());
+    QVERIFY(m_window->matchedTrace().isEmpty());
 }
 
 void TestSnapshotView::aBrokenSnapshotFailsWithOneLine()

@@ -62,6 +62,13 @@ void SnapshotChart::setBands(std::shared_ptr<const SnapshotBands> bands)
     update();
 }
 
+void SnapshotChart::setOps(std::vector<OpSpan> ops)
+{
+    m_ops = std::move(ops);
+    m_dirty = true;
+    update();
+}
+
 void SnapshotChart::resetView()
 {
     const double n = m_doc ? double(bands().entryCount()) : 0;
@@ -88,7 +95,8 @@ void SnapshotChart::setMarkedEntry(uint32_t entry)
 
 QRect SnapshotChart::plotRect() const
 {
-    return QRect(kLeft, kTop, std::max(1, width() - kLeft - kRight), std::max(1, height() - kTop - kBottom));
+    return QRect(kLeft, kTop, std::max(1, width() - kLeft - kRight),
+                 std::max(1, height() - kTop - kBottom - opStrip()));
 }
 
 int SnapshotChart::xForEntry(double x) const
@@ -191,6 +199,7 @@ void SnapshotChart::paintEvent(QPaintEvent*)
         }
     }
     paintMarkers(p, r);
+    paintOps(p, r);
     paintAxes(p, r);
     if (!m_doc) return;
     if (bands().entryCount() == 0) {
@@ -231,6 +240,31 @@ void SnapshotChart::paintMarkers(QPainter& p, const QRect& r)
     p.restore();
 }
 
+void SnapshotChart::paintOps(QPainter& p, const QRect& r)
+{
+    if (m_ops.empty()) return;
+    const Palette& pal = Theme::palette();
+    const QRect strip(r.left(), r.bottom() + 2, r.width(), opStrip() - 2);
+    p.save();
+    p.setClipRect(strip);
+    p.fillRect(strip, pal.header);
+    const QFontMetrics fm = p.fontMetrics();
+    for (size_t i = 0; i < m_ops.size(); ++i) {
+        const OpSpan& op = m_ops[i];
+        const int x0 = xForEntry(op.first), x1 = std::max(x0 + 1, xForEntry(double(op.last) + 1));
+        if (x1 < strip.left() || x0 > strip.right()) continue;
+        const QRect box(x0, strip.top(), x1 - x0, strip.height());
+        // Neighbours alternate, so back-to-back ops stay apart.
+        p.fillRect(box, i % 2 ? pal.stepBand : pal.counterFill);
+        if (box.width() > 24) {
+            p.setPen(pal.text);
+            p.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                       fm.elidedText(op.name, Qt::ElideRight, box.width() - 4));
+        }
+    }
+    p.restore();
+}
+
 void SnapshotChart::paintAxes(QPainter& p, const QRect& r)
 {
     const Palette& pal = Theme::palette();
@@ -258,13 +292,14 @@ void SnapshotChart::paintAxes(QPainter& p, const QRect& r)
     for (double x = std::ceil(m_x0 / xStep) * xStep; x < m_x1; x += xStep) {
         const int px = xForEntry(x);
         p.setPen(pal.tick);
-        p.drawLine(px, r.bottom() + 1, px, r.bottom() + 5);
+        p.drawLine(px, r.bottom() + 1 + opStrip(), px, r.bottom() + 5 + opStrip());
         p.setPen(pal.text);
         // Centred under its tick; one that would not fit inside the widget is left out.
         const QString label = QString::number(qint64(x));
         const int w = fm.horizontalAdvance(label);
         if (px + w / 2 + 2 > width()) continue;
-        p.drawText(QRect(px - w / 2 - 2, r.bottom() + 4, w + 4, kBottom - 4), Qt::AlignCenter, label);
+        p.drawText(QRect(px - w / 2 - 2, r.bottom() + 4 + opStrip(), w + 4, kBottom - 4), Qt::AlignCenter,
+                   label);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 namespace ks::ui {
 
@@ -29,6 +30,14 @@ public:
     void resetView();
     // The entry marked by a click (the allocator state shows it); UINT32_MAX: none.
     void setMarkedEntry(uint32_t entry);
+
+    // Ops of a trace of the same run, drawn as a strip under the plot over the entries they span.
+    struct OpSpan {
+        uint32_t first = 0, last = 0; // entries
+        QString name;
+    };
+    void setOps(std::vector<OpSpan> ops);
+    const std::vector<OpSpan>& ops() const { return m_ops; }
 
     // Geometry, for the tests and the hover: the plot's pixel column of an entry's middle, the
     // pixel row of a byte count, and back.
@@ -58,10 +67,13 @@ private:
     void relayout();
     void paintAxes(QPainter& p, const QRect& plot);
     void paintMarkers(QPainter& p, const QRect& plot);
+    void paintOps(QPainter& p, const QRect& plot);
+    int opStrip() const { return m_ops.empty() ? 0 : 16; }
 
     std::shared_ptr<const SnapshotDocument> m_doc;
     size_t m_device = 0;
     std::shared_ptr<const SnapshotBands> m_bands;
+    std::vector<OpSpan> m_ops;
     double m_x0 = 0, m_x1 = 1;
     double m_yMax = 1;
     BandLayout m_layout;

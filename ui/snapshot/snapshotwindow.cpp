@@ -1,6 +1,8 @@
 #include "ui/snapshot/snapshotwindow.h"
 
 #include "core/analysis/snapshot/allocatorstate.h"
+#include "ui/document/tracedocument.h"
+#include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/recentfiles.h"
 #include "ui/snapshot/peakallocationmodel.h"
 #include "ui/snapshot/segmentview.h"
@@ -9,6 +11,7 @@
 #include "ui/util/tablemodel.h"
 #include "ui/util/tablewidgets.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -255,6 +258,8 @@ void SnapshotWindow::setDevice(size_t device)
     const SnapshotTimeline& t = m_doc->timelines[device];
     showStateAt(t.peakEntry == kBeforeTrace ? UINT32_MAX : t.peakEntry);
     m_stackPanel->clear();
+    m_trace.reset(); // matched again for this device's times
+    matchTraces();
     updateSummary();
 }
 
@@ -278,7 +283,60 @@ void SnapshotWindow::showStateAt(uint32_t entry)
 void SnapshotWindow::showAllocation(uint32_t allocation)
 {
     if (!m_doc || allocation >= m_doc->timelines[m_device].allocations.size()) return;
-    m_stackPanel->setPlainText(allocationDetails(*m_doc, m_device, allocation));
+    QString text = allocationDetails(*m_doc, m_device, allocation);
+    const SnapshotAllocation& a = m_doc->timelines[m_device].allocations[allocation];
+    if (m_trace && a.begin != kBeforeTrace) {
+        // The ops running when it was allocated, outermost first, after the line of its alloc.
+        QStringList names;
+        for (const SnapshotOp& op : m_ops.at(m_doc->snapshot->traces[m_device].timeUs[a.begin]))
+            names << QString::fromUtf8(m_trace->trace->sliceName(op.slice));
+        const QString during = names.isEmpty()
+                                   ? u"no CPU op of %1 running when allocated"_s.arg(m_traceName)
+                                   : u"during "_s + names.join(u" › "_s) + u" (%1)"_s.arg(m_traceName);
+        QStringList lines = text.split(u'\n');
+        lines.insert(std::min<qsizetype>(2, lines.size()), during);
+        text = lines.join(u'\n');
+    }
+    m_stackPanel->setPlainText(text);
+}
+
+void SnapshotWindow::matchTraces()
+{
+    if (!m_doc) return;
+    const DeviceTrace& device = m_doc->snapshot->traces[m_device];
+    std::shared_ptr<const TraceDocument> found;
+    SnapshotOpIndex ops;
+    for (QWidget* w : QApplication::topLevelWidgets()) {
+        auto* main = qobject_cast<MainWindow*>(w);
+        if (!main) continue;
+        // A trace that loads later is matched then.
+        connect(main, &MainWindow::documentLoaded, this, &SnapshotWindow::matchTraces, Qt::UniqueConnection);
+        std::shared_ptr<const TraceDocument> doc = main->document();
+        if (!doc || !doc->trace) continue;
+        if (doc == m_trace) return; // still the one shown
+        SnapshotOpIndex candidate = SnapshotOpIndex::build(*doc->trace, device);
+        if (candidate.outermost().empty()) continue;
+        found = std::move(doc);
+        ops = std::move(candidate);
+        break;
+    }
+    if (!found && !m_trace) return;
+    m_trace = std::move(found);
+    m_ops = std::move(ops);
+    m_traceName = m_trace ? QFileInfo(m_trace->path).fileName() : QString();
+    std::vector<SnapshotChart::OpSpan> spans;
+    if (m_trace)
+        for (const SnapshotOp& op : m_ops.outermost())
+            spans.push_back(
+                {op.firstEntry, op.lastEntry, QString::fromUtf8(m_trace->trace->sliceName(op.slice))});
+    m_chart->setOps(std::move(spans));
+    updateSummary();
+}
+
+void SnapshotWindow::changeEvent(QEvent* e)
+{
+    QMainWindow::changeEvent(e);
+    if (e->type() == QEvent::ActivationChange && isActiveWindow()) matchTraces();
 }
 
 QString SnapshotWindow::stackText() const
@@ -309,6 +367,7 @@ void SnapshotWindow::updateSummary()
         s += u" (%1 largest drawn, %2 summarized)"_s.arg(formatCount(b.shown().size()),
                                                          formatCount(b.summarizedCount()));
     if (t.unmatchedFrees > 0) s += u" · history truncated"_s;
+    if (m_trace) s += u" · CPU ops of %1 marked"_s.arg(m_traceName);
     for (uint32_t oom : t.ooms)
         s += u" · OOM at entry %1: %2 requested, %3 free on the device"_s.arg(oom).arg(
             formatBytes(double(tr.size[oom])), formatBytes(double(tr.addr[oom])));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/snapshot/snapshotops.h"
 #include "ui/snapshot/snapshotdocument.h"
 #include "ui/util/jobtracker.h"
 
@@ -17,6 +18,10 @@ class QStackedWidget;
 class QTableView;
 class QTabWidget;
 class QTimer;
+
+namespace ks::ui {
+struct TraceDocument;
+}
 
 namespace ks::ui {
 
@@ -49,15 +54,25 @@ public:
     SegmentView* segmentView() const { return m_segments; }
     PeakAllocationModel* peakModel() const { return m_peakModel; }
     QString stackText() const;
+    // The allocation's details in the side panel (what hovering its band shows).
+    void showAllocation(uint32_t allocation);
+    // Looks for a trace of the same run open in a MainWindow (their times overlap the device's);
+    // its CPU ops are then marked under the timeline and named in an allocation's details. Run
+    // when the snapshot loads, on a device change, when such a trace loads and when this window is
+    // activated.
+    void matchTraces();
+    QString matchedTrace() const { return m_traceName; }
     QString summaryText() const;
 
 signals:
     void snapshotLoaded();
     void loadFailed(const QString& error);
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     void loaded(SnapshotOpenResult result);
-    void showAllocation(uint32_t allocation);
     void updateSummary();
 
     JobTracker m_jobs{this};
@@ -67,6 +82,9 @@ private:
     uint64_t m_fileBytes = 0;
     std::shared_ptr<const SnapshotDocument> m_doc;
     size_t m_device = 0;
+    std::shared_ptr<const TraceDocument> m_trace; // the matched trace, kept while its ops are shown
+    SnapshotOpIndex m_ops;
+    QString m_traceName;
 
     QStackedWidget* m_stack;
     QLabel* m_status;
