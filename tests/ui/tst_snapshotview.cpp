@@ -332,10 +332,13 @@ void TestSnapshotView::opsOfAnOpenTraceOfTheRunAreMarked()
             .arg(tr.timeUs[from] - baseUs)
             .arg(tr.timeUs[to] - tr.timeUs[from]);
     };
-    const QString json =
-        QStringLiteral(R"({"baseTimeNanoseconds": %1, "traceEvents": [%2, %3, %4]})")
-            .arg(baseUs * 1000)
-            .arg(op("aten::outer", 1000, 1500), op("aten::inner", 1200, 1300), op("aten::other", 2000, 2100));
+    // The step's annotation above them makes them one deeper: the outermost ops are still these.
+    QString step = op("ProfilerStep#3", 900, 2200);
+    step.replace(QStringLiteral("cpu_op"), QStringLiteral("user_annotation"));
+    const QString json = QStringLiteral(R"({"baseTimeNanoseconds": %1, "traceEvents": [%2, %3, %4, %5]})")
+                             .arg(baseUs * 1000)
+                             .arg(step, op("aten::outer", 1000, 1500), op("aten::inner", 1200, 1300),
+                                  op("aten::other", 2000, 2100));
     const QString path = m_dir.filePath(QStringLiteral("run.pt.trace.json"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));

@@ -1,6 +1,8 @@
 #include "core/analysis/snapshot/snapshotops.h"
 
 #include <algorithm>
+#include <climits>
+#include <unordered_map>
 
 namespace ks {
 
@@ -61,9 +63,17 @@ SnapshotOpIndex SnapshotOpIndex::build(const Trace& trace, const DeviceTrace& de
 
 std::vector<SnapshotOp> SnapshotOpIndex::outermost() const
 {
+    // Outermost among the CPU ops of its thread: a step's user annotation (ProfilerStep#N) or a
+    // record_function range above them puts them deeper than 0. By start time, an op that starts
+    // before the open outer op of its thread ends is inside it.
     std::vector<SnapshotOp> out;
-    for (const SnapshotOp& op : m_ops)
-        if (op.depth == 0 && op.firstEntry <= op.lastEntry) out.push_back(op);
+    std::unordered_map<uint32_t, int64_t> openUntil; // per track
+    for (const SnapshotOp& op : m_ops) {
+        auto [it, fresh] = openUntil.try_emplace(op.slice.track.value, INT64_MIN);
+        if (!fresh && op.startUs < it->second) continue;
+        it->second = op.endUs;
+        if (op.firstEntry <= op.lastEntry) out.push_back(op);
+    }
     return out;
 }
 

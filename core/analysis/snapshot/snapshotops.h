@@ -33,7 +33,8 @@ public:
     bool empty() const { return m_ops.empty(); }
     // Every matched op, by start time.
     const std::vector<SnapshotOp>& ops() const { return m_ops; }
-    // The outermost ops (depth 0) over at least one entry, by start time: what the timeline marks.
+    // The ops inside no other CPU op of their thread, over at least one entry, by start time: what
+    // the timeline marks.
     std::vector<SnapshotOp> outermost() const;
     // The ops running at an epoch-µs time on any CPU thread, outermost first.
     std::vector<SnapshotOp> at(int64_t us) const;
