@@ -86,6 +86,8 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent)
     top->addSpacing(12);
     m_summary = new QLabel(page);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wrapped: one line of peak, OOMs and the matched trace would set the window's minimum width.
+    m_summary->setWordWrap(true);
     top->addWidget(m_summary, 1);
     v->addLayout(top);
     connect(m_detail, &QSpinBox::editingFinished, this, [this] {
