@@ -46,8 +46,13 @@ public:
             return "<bigint>";
         case Kind::Float:
             return QByteArray::number(v.d, 'g', 17).toStdString();
-        case Kind::Str:
-            return "'" + std::string(v.text) + "'";
+        case Kind::Str: {
+            // Appended, not `"'" + std::string(...) + "'"`: GCC 12 warns (-Wrestrict) on that one.
+            std::string s = "'";
+            s.append(v.text);
+            s += '\'';
+            return s;
+        }
         case Kind::Bytes:
             return "b'" + QByteArray(v.text.data(), qsizetype(v.text.size())).toHex().toStdString() + "'";
         case Kind::Object: {
