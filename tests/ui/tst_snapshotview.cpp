@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMimeData>
 #include <QMouseEvent>
 #include <QProcess>
 #include <QSignalSpy>
@@ -68,6 +69,7 @@ private slots:
     void detailChangesTheDrawnBands();
     void opsOfAnOpenTraceOfTheRunAreMarked();
     void aBrokenSnapshotFailsWithOneLine();
+    void droppedOnAWindowItOpensInItsOwn();
 
 private:
     SnapshotWindow* open(MainWindow& main, const QString& path);
@@ -414,6 +416,32 @@ void TestSnapshotView::aBrokenSnapshotFailsWithOneLine()
     const QString error = failed.at(0).at(0).toString();
     QVERIFY2(!error.isEmpty() && !error.contains(QLatin1Char('\n')), qPrintable(error));
     QVERIFY(!w->document());
+    w->close();
+}
+
+void TestSnapshotView::droppedOnAWindowItOpensInItsOwn()
+{
+    MainWindow main;
+    main.setInteractive(false);
+    main.setSessionTracking(false);
+    QSignalSpy opened(&main, &MainWindow::snapshotOpened);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(m_file)});
+    // What a file manager sends: enter, move, drop.
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&main, &enter);
+    QVERIFY(enter.isAccepted());
+    QDragMoveEvent move(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&main, &move);
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&main, &drop);
+    QVERIFY(drop.isAccepted());
+    QVERIFY(opened.wait(10000)); // opened after the drop has finished
+    auto* w = static_cast<SnapshotWindow*>(opened.at(0).at(0).value<QMainWindow*>());
+    QSignalSpy loaded(w, &SnapshotWindow::snapshotLoaded);
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(w->document()->timelines[0].peakBytes, m_window->document()->timelines[0].peakBytes);
+    QVERIFY(!main.document());
     w->close();
 }
 
