@@ -189,6 +189,27 @@ private slots:
         QCOMPARE(r.nodes.size(), size_t(2)); // two containers made, not three
     }
 
+    void dupWhileTheStackGrows()
+    {
+        // DUP pushes the stack's own top: when that push grows the stack the value must be copied
+        // first (fuzz_snapshot found the use after free under ASan; corpus/snapshot/dup_at_growth).
+        // Every count up to past the third growth, so one DUP lands on each boundary.
+        for (int n = 1; n < 300; ++n) {
+            std::string bytes = "\x80\x04]("; // PROTO 4, EMPTY_LIST, MARK
+            std::string expected = "[";
+            for (int i = 0; i < n; ++i) {
+                bytes += "\x8c\x01"; // SHORT_BINUNICODE of one character
+                bytes += char('a' + i % 26);
+                expected += std::string(i ? ", '" : "'") + char('a' + i % 26) + "'";
+            }
+            bytes += "2e."; // DUP, APPENDS, STOP
+            expected += std::string(", '") + char('a' + (n - 1) % 26) + "']";
+            const Outcome o = readBytes(bytes);
+            QVERIFY2(o.ok, o.text.c_str());
+            QCOMPARE(o.text, expected);
+        }
+    }
+
     void bigIntegersAreFlagged()
     {
         // 2**64 and -(2**63) - 1: nine bytes that do not fit int64.

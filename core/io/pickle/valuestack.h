@@ -30,8 +30,19 @@ public:
 
     void push_back(const Value& v)
     {
-        if (m_size == m_capacity) [[unlikely]]
+        if (m_size == m_capacity) [[unlikely]] {
+            // v may be one of ours (DUP pushes the top): copied before the storage moves.
+            const Value copy = v;
             grow();
+            store(copy);
+            return;
+        }
+        store(v);
+    }
+
+private:
+    void store(const Value& v)
+    {
         // Field by field: a whole-struct copy made GCC build the value in a temporary and read it
         // back 16 bytes at a time, the stall this class is for.
         Value& d = m_data[m_size++];
@@ -41,7 +52,6 @@ public:
         d.text = v.text;
     }
 
-private:
     [[gnu::noinline]] void grow()
     {
         const size_t capacity = std::max<size_t>(64, m_capacity * 2);
