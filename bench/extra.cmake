@@ -1,6 +1,6 @@
 # Benchmarks that need Qt (built only with the GUI): they link the UI library.
 if(KINETOSCOPE_GUI)
-    foreach(name bench_render bench_guiload bench_flame)
+    foreach(name bench_render bench_guiload bench_flame bench_snapshotview)
         if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/gui/${name}.cpp)
             add_executable(${name} gui/${name}.cpp)
             target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})

@@ -4,6 +4,8 @@
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/recentfiles.h"
 #include "ui/panels/samplehint.h"
+#include "ui/snapshot/snapshotdocument.h"
+#include "ui/snapshot/snapshotwindow.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -104,6 +106,23 @@ int runGui(int argc, char** argv)
     if (files.isEmpty()) {
         const std::string sample = ks::cli::sampleTracePath();
         if (!sample.empty()) files << QString::fromStdString(sample);
+    }
+    // Memory snapshots of the command line open in their own windows; a trace window is made only
+    // for the other files, or when there is nothing else to show.
+    if (args.compare.isEmpty()) {
+        QStringList rest;
+        for (const QString& f : files) {
+            if (!ks::ui::isSnapshotFile(f)) {
+                rest << f;
+                continue;
+            }
+            auto* w = new ks::ui::SnapshotWindow;
+            w->setRecentTracking(true);
+            w->show();
+            w->openSnapshot(f);
+        }
+        if (rest.isEmpty() && !files.isEmpty()) return app.exec();
+        files = rest;
     }
     // The files of the command line (or of the last session) each get a window; the first one this.
     auto* window = new ks::ui::MainWindow;

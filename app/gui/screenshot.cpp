@@ -5,6 +5,7 @@
 #include "ui/compare/comparewindow.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/ranks/rankjobwindow.h"
+#include "ui/snapshot/snapshotwindow.h"
 
 #include <QApplication>
 #include <QImage>
@@ -63,6 +64,18 @@ int runScreenshot(const QString& file, const QString& out, QSize size, const QSt
         QObject::connect(w, &ui::RankJobWindow::jobLoaded, w,
                          [&, w] { QTimer::singleShot(100, w, [&, w] { save(w, out, size, code); }); });
         QObject::connect(w, &ui::RankJobWindow::loadFailed, window, [&](const QString& error) {
+            std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(file.toStdString()).c_str(),
+                         escapeText(error.toStdString()).c_str());
+            qApp->quit();
+        });
+    });
+    // A memory snapshot opens in a window of its own too.
+    QObject::connect(window, &ui::MainWindow::snapshotOpened, window, [&](QMainWindow* snap) {
+        auto* w = static_cast<ui::SnapshotWindow*>(snap);
+        w->resize(size);
+        QObject::connect(w, &ui::SnapshotWindow::snapshotLoaded, w,
+                         [&, w] { QTimer::singleShot(100, w, [&, w] { save(w, out, size, code); }); });
+        QObject::connect(w, &ui::SnapshotWindow::loadFailed, window, [&](const QString& error) {
             std::fprintf(stderr, "kinetoscope: %s: %s\n", escapeText(file.toStdString()).c_str(),
                          escapeText(error.toStdString()).c_str());
             qApp->quit();

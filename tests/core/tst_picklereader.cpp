@@ -46,8 +46,13 @@ public:
             return "<bigint>";
         case Kind::Float:
             return QByteArray::number(v.d, 'g', 17).toStdString();
-        case Kind::Str:
-            return "'" + std::string(v.text) + "'";
+        case Kind::Str: {
+            // Appended, not `"'" + std::string(...) + "'"`: GCC 12 warns (-Wrestrict) on that one.
+            std::string s = "'";
+            s.append(v.text);
+            s += '\'';
+            return s;
+        }
         case Kind::Bytes:
             return "b'" + QByteArray(v.text.data(), qsizetype(v.text.size())).toHex().toStdString() + "'";
         case Kind::Object: {
@@ -182,6 +187,27 @@ private slots:
         QVERIFY2(reader.read(*source, error), error.c_str());
         QCOMPARE(r.result, std::string("[[1], [1]]"));
         QCOMPARE(r.nodes.size(), size_t(2)); // two containers made, not three
+    }
+
+    void dupWhileTheStackGrows()
+    {
+        // DUP pushes the stack's own top: when that push grows the stack the value must be copied
+        // first (fuzz_snapshot found the use after free under ASan; corpus/snapshot/dup_at_growth).
+        // Every count up to past the third growth, so one DUP lands on each boundary.
+        for (int n = 1; n < 300; ++n) {
+            std::string bytes = "\x80\x04]("; // PROTO 4, EMPTY_LIST, MARK
+            std::string expected = "[";
+            for (int i = 0; i < n; ++i) {
+                bytes += "\x8c\x01"; // SHORT_BINUNICODE of one character
+                bytes += char('a' + i % 26);
+                expected += std::string(i ? ", '" : "'") + char('a' + i % 26) + "'";
+            }
+            bytes += "2e."; // DUP, APPENDS, STOP
+            expected += std::string(", '") + char('a' + (n - 1) % 26) + "']";
+            const Outcome o = readBytes(bytes);
+            QVERIFY2(o.ok, o.text.c_str());
+            QCOMPARE(o.text, expected);
+        }
     }
 
     void bigIntegersAreFlagged()

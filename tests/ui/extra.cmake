@@ -14,3 +14,7 @@ endif()
 if(TARGET tst_timelinerender)
     target_include_directories(tst_timelinerender PRIVATE ${CMAKE_SOURCE_DIR}/bench)
 endif()
+# The snapshot window's test compares with `kinetoscope snapshot --json`.
+if(TARGET tst_snapshotview)
+    add_dependencies(tst_snapshotview kinetoscope)
+endif()

@@ -115,6 +115,8 @@ signals:
     void traceSaved(const QString& path, const QString& error);
     // A directory of several ranks (or a .kjob) went to a window of its own (ui/ranks).
     void jobOpened(QMainWindow* window);
+    // A CUDA memory snapshot went to a window of its own (ui/snapshot).
+    void snapshotOpened(QMainWindow* window);
 
 protected:
     void closeEvent(QCloseEvent* e) override;

@@ -10,6 +10,8 @@
 #include "ui/mainwindow/preferencesdialog.h"
 #include "ui/mainwindow/tracefiledialog.h"
 #include "ui/ranks/rankjobwindow.h"
+#include "ui/snapshot/snapshotdocument.h"
+#include "ui/snapshot/snapshotwindow.h"
 #include "ui/util/preferences.h"
 
 #include <QCheckBox>
@@ -119,6 +121,15 @@ void MainWindow::openPath(const QString& path, bool newWindowIfBusy)
         emit jobOpened(w);
         return;
     }
+    if (QFileInfo(path).isFile() && isSnapshotFile(path)) {
+        // A CUDA memory snapshot (a pickle, whatever its name): a window of its own kind.
+        auto* w = new SnapshotWindow;
+        w->setRecentTracking(m_trackSession);
+        w->show();
+        w->openSnapshot(path);
+        emit snapshotOpened(w);
+        return;
+    }
     if (newWindowIfBusy) {
         MainWindow* target = windowForOpen(QFileInfo(path).fileName());
         if (!target) return;
@@ -212,8 +223,10 @@ void MainWindow::dropEvent(QDropEvent* e)
     // Opened after the drop has finished: asking where to open it, or which trace of a log
     // directory, must not run a dialog inside the drag-and-drop's own event loop.
     QTimer::singleShot(0, this, [this, paths] {
-        // One trace dropped on a window that shows one: it may be the run to compare with.
-        if (paths.size() == 1 && m_doc && m_interactive && QFileInfo(paths.front()).isFile()) {
+        // One trace dropped on a window that shows one: it may be the run to compare with (a memory
+        // snapshot never is: it opens in its own window).
+        if (paths.size() == 1 && m_doc && m_interactive && QFileInfo(paths.front()).isFile() &&
+            !isSnapshotFile(paths.front())) {
             QMessageBox ask(QMessageBox::Question, QStringLiteral("Open or compare?"),
                             QStringLiteral("Compare <b>%1</b> with the open trace, or open it?")
                                 .arg(QFileInfo(paths.front()).fileName().toHtmlEscaped()),

@@ -13,8 +13,11 @@ TraceFileDialog::TraceFileDialog(QWidget* parent) : QFileDialog(parent, QStringL
     setOption(QFileDialog::DontUseNativeDialog, true);
     setFileMode(QFileDialog::ExistingFile);
     setAcceptMode(QFileDialog::AcceptOpen);
-    setNameFilters({QStringLiteral("PyTorch traces (*.json *.json.gz *.gz)"),
-                    QStringLiteral("Job summaries (*.kjob)"), QStringLiteral("All files (*)")});
+    setNameFilters(
+        {QStringLiteral("PyTorch traces and memory snapshots (*.json *.json.gz *.gz *.pickle *.pkl)"),
+         QStringLiteral("PyTorch traces (*.json *.json.gz *.gz)"),
+         QStringLiteral("CUDA memory snapshots (*.pickle *.pkl)"), QStringLiteral("Job summaries (*.kjob)"),
+         QStringLiteral("All files (*)")});
 }
 
 bool TraceFileDialog::opensAsFolder(const QString& dir)

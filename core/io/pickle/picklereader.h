@@ -14,6 +14,7 @@
 
 #include "core/io/bytesource.h"
 #include "core/io/pickle/picklehandler.h"
+#include "core/io/pickle/valuestack.h"
 #include "core/util/stringpool.h"
 
 #include <atomic>
@@ -83,7 +84,7 @@ private:
     bool m_eof = false;
     std::string m_scratch;
 
-    std::vector<Value> m_stack;
+    ValueStack m_stack;
     std::vector<size_t> m_marks;
     std::vector<uint64_t> m_memo; // packed: kind in the top 3 bits, payload below
     std::vector<double> m_memoFloats;
