@@ -2,6 +2,7 @@
 #include "core/analysis/timeline/lod.h"
 #include "core/model/slicetrack.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
@@ -412,6 +413,37 @@ private slots:
                 }
             }
         }
+    }
+    // Issue 30, item 11, as a test: zoomed out over a counter of millions of samples, the
+    // reduction costs per column, not per sample. Timed against the per-sample reduction in the
+    // same run (the best of five each, so a busy machine slows both alike); it is about 50 times
+    // faster here, and must be at least 10.
+    void counterColumnsCostPerColumnNotPerSample()
+    {
+        CounterTrack c(ProcessId(0), StringId(), StringId());
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<double> v(0, 1e9);
+        const size_t n = 4'000'000;
+        for (size_t i = 0; i < n; ++i)
+            c.append(TimeNs(i) * 100, v(rng));
+        const TimeNs t1 = TimeNs(n) * 100;
+        auto best = [](auto&& fn) {
+            double b = 1e300;
+            for (int k = 0; k < 5; ++k) {
+                QElapsedTimer timer;
+                timer.start();
+                fn();
+                b = std::min(b, double(timer.nsecsElapsed()));
+            }
+            return b;
+        };
+        size_t got = 0, want = 0;
+        const double fast = best([&] { got = counterColumns(c, 0, t1, 1500).size(); });
+        const double slow = best([&] { want = counterColumnsBySample(c, 0, t1, 1500, 0).size(); });
+        QCOMPARE(got, want);
+        QVERIFY2(
+            fast * 10 < slow,
+            qPrintable(QStringLiteral("by column %1 ms, by sample %2 ms").arg(fast / 1e6).arg(slow / 1e6)));
     }
 };
 

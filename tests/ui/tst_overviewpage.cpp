@@ -220,6 +220,13 @@ private slots:
                            .arg(scroll->widget()->heightForWidth(scroll->viewport()->width()))));
         QVERIFY(page->roofline()->height() >= OverviewPage::kChartMinHeight);
         QVERIFY(page->tables()->isVisible());
+        // The roofline, whose legend names the op families, is not squeezed beside a step chart
+        // of one bar (the splitter's first sizes came from size hints: 224 px against 574 at
+        // 1920 wide, the legend's labels elided to nothing).
+        const int stepsWidth = page->findChild<StepBreakdownChart*>()->width();
+        QVERIFY2(
+            page->roofline()->width() >= stepsWidth,
+            qPrintable(u"roofline %1 px, step chart %2 px"_s.arg(page->roofline()->width()).arg(stepsWidth)));
 
         // The idle table: a row per stream of the report, one line each.
         const OverviewReport* r = page->report();

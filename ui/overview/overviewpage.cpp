@@ -332,6 +332,7 @@ void OverviewPage::adaptLayout()
         if (!m_rowsSized && along >= 300) {
             m_rows->setSizes(stack ? QList<int>{along * 3 / 5, along * 2 / 5}
                                    : QList<int>{along * 11 / 20, along * 9 / 20});
+            shareTop(stack ? m_rows->width() : along * 11 / 20);
             m_rowsSized = true;
         }
         return;
@@ -351,9 +352,25 @@ void OverviewPage::adaptLayout()
     m_content->setMinimumHeight(stack ? kStackedMinHeight : kChartMinHeight + 60);
     // A splitter keeps its old sizes when only its orientation changes: share it out again.
     m_rowsSized = along >= 300;
-    if (along > 0)
+    if (along > 0) {
         m_rows->setSizes(stack ? QList<int>{along * 3 / 5, along * 2 / 5}
                                : QList<int>{along * 11 / 20, along * 9 / 20});
+        shareTop(stack ? m_rows->width() : along * 11 / 20);
+    }
+}
+
+void OverviewPage::shareTop(int width)
+{
+    // The splitter's stretch factors only share out later resizes; its first sizes come from the
+    // charts' size hints, which left the roofline (and its legend's labels) a sliver beside a
+    // wide step chart. The step chart gets 2 parts, the roofline 3, the findings 3 when they are
+    // here.
+    if (width <= 0) return;
+    const bool findings = m_top->indexOf(m_findingsBox) >= 0;
+    const int parts = findings ? 8 : 5;
+    QList<int> sizes{width * 2 / parts, width * 3 / parts};
+    if (findings) sizes << width * 3 / parts;
+    m_top->setSizes(sizes);
 }
 
 void OverviewPage::show(std::shared_ptr<const OverviewReport> report)

@@ -70,6 +70,8 @@ protected:
 
 private:
     void adaptLayout();
+    // Shares a top row of this width between the charts (and the findings, when stacked).
+    void shareTop(int width);
     void recompute();
     void show(std::shared_ptr<const OverviewReport> report);
     QString summaryHtml(const OverviewReport& r) const;

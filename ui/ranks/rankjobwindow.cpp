@@ -8,15 +8,14 @@
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/ranks/rankoverview.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/util/loadingpage.h"
 
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
 #include <QProgressBar>
-#include <QPushButton>
 #include <QStackedWidget>
-#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -44,19 +43,10 @@ RankJobWindow::RankJobWindow(QWidget* parent) : QMainWindow(parent)
     setAttribute(Qt::WA_DeleteOnClose);
     resize(1400, 860);
     m_stack = new QStackedWidget(this);
-    auto* loading = new QWidget(m_stack);
-    auto* l = new QVBoxLayout(loading);
-    l->addStretch();
-    m_status = new QLabel(loading);
-    m_status->setAlignment(Qt::AlignCenter);
-    l->addWidget(m_status);
-    m_progress = new QProgressBar(loading);
-    m_progress->setMaximumWidth(480);
-    l->addWidget(m_progress, 0, Qt::AlignHCenter);
-    auto* cancel = new QPushButton(u"Cancel"_s, loading);
-    l->addWidget(cancel, 0, Qt::AlignHCenter);
-    l->addStretch();
-    connect(cancel, &QPushButton::clicked, this, &QWidget::close);
+    auto* loading = new LoadingPage(m_stack);
+    m_status = loading->status();
+    m_progress = loading->progress();
+    connect(loading, &LoadingPage::cancelRequested, this, &QWidget::close);
     m_overview = new RankOverview(m_stack);
     m_stack->addWidget(loading);
     m_stack->addWidget(m_overview);

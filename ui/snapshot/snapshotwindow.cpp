@@ -8,6 +8,7 @@
 #include "ui/snapshot/segmentview.h"
 #include "ui/snapshot/snapshotchart.h"
 #include "ui/util/format.h"
+#include "ui/util/loadingpage.h"
 #include "ui/util/tablemodel.h"
 #include "ui/util/tablewidgets.h"
 
@@ -41,20 +42,10 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent)
     resize(1500, 900);
     m_stack = new QStackedWidget(this);
 
-    auto* loading = new QWidget(m_stack);
-    auto* l = new QVBoxLayout(loading);
-    l->addStretch();
-    m_status = new QLabel(loading);
-    m_status->setAlignment(Qt::AlignCenter);
-    l->addWidget(m_status);
-    m_progress = new QProgressBar(loading);
-    m_progress->setMinimumWidth(360);
-    m_progress->setMaximumWidth(480);
-    l->addWidget(m_progress, 0, Qt::AlignHCenter);
-    auto* cancel = new QPushButton(u"Cancel"_s, loading);
-    l->addWidget(cancel, 0, Qt::AlignHCenter);
-    l->addStretch();
-    connect(cancel, &QPushButton::clicked, this, [this] {
+    auto* loading = new LoadingPage(m_stack);
+    m_status = loading->status();
+    m_progress = loading->progress();
+    connect(loading, &LoadingPage::cancelRequested, this, [this] {
         m_jobs.cancel();
         close();
     });
