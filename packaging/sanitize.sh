@@ -58,14 +58,45 @@ if [ "$mode" = all ] || [ "$mode" = test ]; then
     # The torch 2.x environment the *_torch2 tests run in (packaging/torch-env.sh), made once.
     "$root/packaging/torch-env.sh" ensure || echo "sanitize: no torch 2.x environment; the *_torch2 tests will be skipped"
     # shellcheck disable=SC2086
-    if ctest --test-dir "$build" --output-on-failure -j "$jobs" ${CTEST_ARGS:-} > "$logs/ctest.log" 2>&1; then
+    ctest_ok=0
+    ctest --test-dir "$build" --output-on-failure -j "$jobs" ${CTEST_ARGS:-} > "$logs/ctest.log" 2>&1 || ctest_ok=$?
+    # Kept: a rerun below replaces ctest's own.
+    cp "$build/Testing/Temporary/LastTest.log" "$logs/LastTest.log" 2> /dev/null || : > "$logs/LastTest.log"
+    if [ "$ctest_ok" -eq 0 ]; then
         tail -n 3 "$logs/ctest.log"
     else
         sed -n '/tests passed/,$p' "$logs/ctest.log"
-        status=1
+        # LeakSanitizer's own stop-the-world tracer now and then crashes at exit on a loaded
+        # machine ("Tracer caught signal 11", "LeakSanitizer has encountered a fatal error"), after
+        # the test has passed and with no report: a fault of the runtime that other projects see
+        # too (google/sanitizers#1353); seen once in 150 tests here and not again in 470 runs of
+        # that test. A failed test whose output is only that (no sanitizer report, no failed
+        # check) runs once more; any other failure stands.
+        flaky="$(awk '
+            /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / { name = $4; failed = /\*\*\*Failed/; tracer[name] = 0; real[name] = 0; cur = failed ? name : ""; next }
+            /^ *Start +[0-9]+: / { cur = ""; next }
+            cur != "" && /Tracer caught signal/ { tracer[cur] = 1 }
+            cur != "" && /ERROR: AddressSanitizer|ERROR: LeakSanitizer: detected|runtime error:|^FAIL!|SUMMARY: / { real[cur] = 1 }
+            END { for (n in tracer) if (tracer[n] && !real[n]) print n }' "$logs/ctest.log")"
+        failed="$(sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$logs/ctest.log" | sort -u)"
+        others="$(printf '%s\n' "$failed" | grep -vxF "$(printf '%s\n' $flaky)" || true)"
+        if [ -n "$flaky" ]; then
+            echo "sanitize: LeakSanitizer's tracer crashed at exit in: $(echo $flaky); running them again"
+            # shellcheck disable=SC2086
+            if ctest --test-dir "$build" --output-on-failure -R "^($(echo $flaky | tr ' ' '|'))\$" > "$logs/ctest-rerun.log" 2>&1; then
+                echo "sanitize: the rerun passed (log: $logs/ctest-rerun.log)"
+            else
+                echo "sanitize: the rerun failed too (log: $logs/ctest-rerun.log)"
+                status=1
+            fi
+        fi
+        [ -z "$others" ] || { echo "sanitize: failed: $(echo $others)"; status=1; }
     fi
-    grep -l "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:" "$build/Testing/Temporary/LastTest.log" \
-        > /dev/null 2>&1 && { echo "sanitize: sanitizer reports in $build/Testing/Temporary/LastTest.log"; status=1; }
+    # Sanitizer reports, in the whole run's log and the rerun's.
+    for log in "$logs/LastTest.log" "$build/Testing/Temporary/LastTest.log"; do
+        grep -l "ERROR: AddressSanitizer\|ERROR: LeakSanitizer: detected\|runtime error:" "$log" > /dev/null 2>&1 &&
+            { echo "sanitize: sanitizer reports in $log"; status=1; }
+    done
     echo "sanitize: tests $(elapsed "$start") (log: $logs/ctest.log)"
 fi
 
