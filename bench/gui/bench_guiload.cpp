@@ -8,6 +8,7 @@
 //
 // usage: bench_guiload [TRACE] [RUNS]   (default: the largest shared trace, 5 runs)
 
+#include "gui/threadcpu.h"
 #include "ui/document/tracedocument.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/timeline/timelineview.h"
@@ -22,15 +23,7 @@
 #include <vector>
 
 using namespace ks::ui;
-
-namespace {
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
-} // namespace
+using ks::bench::threadCpuMs;
 
 int main(int argc, char** argv)
 {

@@ -8,6 +8,7 @@
 // usage: bench_snapshotview SNAPSHOT.pickle [REDRAWS] [BANDS]   (BANDS: drawn one by one; default
 //        memory_viz's 15000)
 
+#include "gui/threadcpu.h"
 #include "ui/snapshot/snapshotchart.h"
 #include "ui/snapshot/snapshotwindow.h"
 
@@ -22,17 +23,9 @@
 #include <vector>
 
 using namespace ks::ui;
+using ks::bench::threadCpuMs;
 
 namespace {
-
-// The GUI thread's own CPU time: on a shared machine the wall time of a redraw also counts the
-// time other processes held the core.
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
 
 double percentile(std::vector<double> v, double p)
 {
