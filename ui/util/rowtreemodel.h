@@ -29,14 +29,7 @@ private:
     QVariant cell(quintptr node, int c, int role) const final
     {
         const Row* row = rowAt(node);
-        if (!row) return {};
-        const Column& col = m_columns[size_t(c)];
-        const typename Column::Cell* f = role == Qt::DisplayRole        ? &col.display
-                                         : role == TableModel::SortRole ? &col.sortKey
-                                         : role == Qt::ToolTipRole      ? &col.cellToolTip
-                                         : role == Qt::DecorationRole   ? &col.decoration
-                                                                        : nullptr;
-        return f && *f ? (*f)(*row) : QVariant();
+        return row ? columnCell(m_columns[size_t(c)], *row, role) : QVariant();
     }
 
     std::vector<Column> m_columns;

@@ -49,4 +49,18 @@ protected:
     virtual QVariant rowData(int row, int role) const;
 };
 
+// The cell of `row` in `col` for one of the roles TableModel::cell is asked for (the same for a
+// flat table's RowTableModel and a tree's RowTreeModel): null where the column has no function
+// for that role.
+template <typename Row>
+QVariant columnCell(const TableColumn<Row>& col, const Row& row, int role)
+{
+    const typename TableColumn<Row>::Cell* f = role == Qt::DisplayRole        ? &col.display
+                                               : role == TableModel::SortRole ? &col.sortKey
+                                               : role == Qt::ToolTipRole      ? &col.cellToolTip
+                                               : role == Qt::DecorationRole   ? &col.decoration
+                                                                              : nullptr;
+    return f && *f ? (*f)(row) : QVariant();
+}
+
 } // namespace ks::ui
