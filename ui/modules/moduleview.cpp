@@ -232,38 +232,38 @@ void ModuleView::showStatus()
     m_status->setText(text);
 }
 
-QStringList ModuleView::expandedPaths() const
+void ModuleView::walkPaths(const std::function<bool(const QModelIndex&, const QString&)>& visit) const
 {
-    QStringList out;
     std::vector<std::pair<QModelIndex, QString>> todo{{QModelIndex(), QString()}};
     while (!todo.empty()) {
         auto [parent, path] = todo.back();
         todo.pop_back();
         for (int r = 0; r < m_proxy->rowCount(parent); ++r) {
             const QModelIndex i = m_proxy->index(r, 0, parent);
-            if (!m_view->isExpanded(i)) continue;
             const QString p = path + kPathSeparator + i.data().toString();
-            out << p;
-            todo.emplace_back(i, p);
+            if (visit(i, p)) todo.emplace_back(i, p);
         }
     }
+}
+
+QStringList ModuleView::expandedPaths() const
+{
+    QStringList out;
+    walkPaths([&](const QModelIndex& i, const QString& p) {
+        if (!m_view->isExpanded(i)) return false;
+        out << p;
+        return true;
+    });
     return out;
 }
 
 void ModuleView::expandPaths(const QStringList& paths)
 {
-    std::vector<std::pair<QModelIndex, QString>> todo{{QModelIndex(), QString()}};
-    while (!todo.empty()) {
-        auto [parent, path] = todo.back();
-        todo.pop_back();
-        for (int r = 0; r < m_proxy->rowCount(parent); ++r) {
-            const QModelIndex i = m_proxy->index(r, 0, parent);
-            const QString p = path + kPathSeparator + i.data().toString();
-            if (!paths.contains(p)) continue;
-            m_view->expand(i);
-            todo.emplace_back(i, p);
-        }
-    }
+    walkPaths([&](const QModelIndex& i, const QString& p) {
+        if (!paths.contains(p)) return false;
+        m_view->expand(i);
+        return true;
+    });
 }
 
 } // namespace ks::ui

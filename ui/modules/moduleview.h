@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -72,6 +73,9 @@ private:
     void moduleClicked(const QModelIndex& index);
     QStringList expandedPaths() const;
     void expandPaths(const QStringList& paths);
+    // Visits the rows top-down with their paths (names joined by kPathSeparator); descends into
+    // a row where visit returns true.
+    void walkPaths(const std::function<bool(const QModelIndex&, const QString&)>& visit) const;
 
     std::shared_ptr<const TraceDocument> m_doc;
     bool m_growing = false;
