@@ -7,15 +7,9 @@
 #include <QThreadPool>
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdint>
 #include <memory>
 #include <utility>
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace ks::ui {
 
@@ -23,20 +17,9 @@ namespace ks::ui {
 // Overview's and the operator summary's jobs took both cores of a 2-core machine, and the GUI
 // thread's 25 ms of work took 50-60 ms of wall time waiting for one (bench_guiload). Five nice
 // levels (about a third of the GUI thread's weight under Linux's scheduler), so jobs still run at
-// full speed on an idle core and are not starved by other programs. On Linux a nice value belongs
-// to the thread; once per pool thread.
-inline void lowerJobThreadPriority()
-{
-#ifdef __linux__
-    thread_local bool lowered = false;
-    if (lowered) return;
-    lowered = true;
-    const id_t tid = id_t(::syscall(SYS_gettid));
-    errno = 0;
-    const int nice = ::getpriority(PRIO_PROCESS, tid);
-    if (errno == 0) ::setpriority(PRIO_PROCESS, tid, std::min(nice + 5, 19));
-#endif
-}
+// full speed on an idle core and are not starved by other programs. Once per pool thread
+// (jobtracker.cpp).
+void lowerJobThreadPriority();
 
 // The threads background jobs run on. Not the global pool: Qt's raster paint engine and the
 // timeline's per-frame track queries use that one and wait for its threads, so long jobs holding
