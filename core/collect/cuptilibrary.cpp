@@ -1,5 +1,7 @@
 #include "core/collect/cuptilibrary.h"
 
+#include "core/collect/wheellibdirs.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <cuda.h>
@@ -7,6 +9,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <mutex>
+#include <unistd.h>
 #include <vector>
 
 namespace ks::collect {
@@ -70,7 +73,7 @@ int mappedCupti(dl_phdr_info* info, size_t, void* data)
     return 0;
 }
 
-void* openCupti(std::string& path, std::string& errors)
+void* openCupti(std::string& path, std::string& errors, std::vector<std::string>& looked)
 {
     auto attempt = [&](const std::string& p, int flags) -> void* {
         dlerror();
@@ -83,6 +86,18 @@ void* openCupti(std::string& path, std::string& errors)
         }
         return h;
     };
+    // A file that is not there is no error worth reporting; one that is there and fails to load is.
+    auto inDirs = [&](const std::vector<std::string>& dirs) -> void* {
+        for (const std::string& d : dirs) {
+            looked.push_back(d);
+            for (const char* soname : {"/libcupti.so.13", "/libcupti.so.12", "/libcupti.so"}) {
+                const std::string p = d + soname;
+                if (access(p.c_str(), F_OK) != 0) continue;
+                if (void* h = attempt(p, RTLD_NOW | RTLD_LOCAL)) return h;
+            }
+        }
+        return nullptr;
+    };
     if (const char* forced = std::getenv("KINETOSCOPE_CUPTI_LIBRARY"); forced && *forced)
         return attempt(forced, RTLD_NOW | RTLD_LOCAL);
     std::string mapped;
@@ -90,6 +105,10 @@ void* openCupti(std::string& path, std::string& errors)
     if (!mapped.empty()) {
         if (void* h = attempt(mapped, RTLD_NOW | RTLD_NOLOAD)) return h;
     }
+    // The CUPTI wheel beside the Python running here (a pip torch that has not loaded its CUPTI
+    // yet) matches that torch's CUDA; one on the loader's path may be another toolkit's.
+    const SitePackagesRoots roots = sitePackagesRoots(processWheelSearchInputs());
+    if (void* h = inDirs(wheelLibraryDirs(roots.running, "cuda_cupti"))) return h;
     for (const char* soname : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
         if (void* h = attempt(soname, RTLD_NOW | RTLD_LOCAL)) return h;
     }
@@ -100,22 +119,14 @@ void* openCupti(std::string& path, std::string& errors)
             dirs.push_back(std::string(v) + "/lib64");
         }
     }
+    for (std::string& d : wheelLibraryDirs(roots.environment, "cuda_cupti"))
+        dirs.push_back(std::move(d));
     dirs.push_back("/usr/local/cuda/extras/CUPTI/lib64");
     dirs.push_back("/usr/local/cuda/lib64");
 #ifdef KS_CUPTI_LIBRARY_DIR
     dirs.push_back(KS_CUPTI_LIBRARY_DIR);
 #endif
-    for (const std::string& d : dirs) {
-        for (const char* soname : {"/libcupti.so.13", "/libcupti.so.12", "/libcupti.so"}) {
-            const std::string p = d + soname;
-            void* h = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (h) {
-                path = p;
-                return h;
-            }
-        }
-    }
-    return nullptr;
+    return inDirs(dirs);
 }
 
 } // namespace
@@ -123,11 +134,14 @@ void* openCupti(std::string& path, std::string& errors)
 std::unique_ptr<CuptiLibrary> CuptiLibrary::load(std::string& why)
 {
     std::string path, errors;
-    void* handle = openCupti(path, errors);
+    std::vector<std::string> looked;
+    void* handle = openCupti(path, errors, looked);
     if (!handle) {
         why = "libcupti not found (" +
               (errors.empty() ? std::string("no libcupti.so.13/.12 on the library path") : errors) +
-              "); install the CUDA toolkit's CUPTI or set KINETOSCOPE_CUPTI_LIBRARY";
+              "; looked in " + std::to_string(looked.size()) +
+              " folders, pip's CUDA wheels among them); install the CUDA toolkit's CUPTI or the "
+              "nvidia-cuda-cupti wheel, or set KINETOSCOPE_CUPTI_LIBRARY";
         return nullptr;
     }
     std::unique_ptr<CuptiLibrary> lib(new CuptiLibrary());

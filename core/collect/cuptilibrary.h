@@ -9,9 +9,11 @@ namespace ks::collect {
 
 // The real libcupti, opened at run time. A copy already mapped into the process (the
 // libcupti.so.12 a torch wheel links, say) is preferred over loading another: two libcupti
-// instances in one process fight over the same driver hooks. Then libcupti.so.13/.12/.so by soname,
-// then the toolkit folders ($CUDA_HOME, /usr/local/cuda, the build's toolkit).
-// KINETOSCOPE_CUPTI_LIBRARY names a file to use instead.
+// instances in one process fight over the same driver hooks. Then the CUPTI wheel beside the Python
+// running in the process (site-packages/nvidia/cu13/lib or nvidia/cuda_cupti/lib, found from the
+// files it has mapped: wheellibdirs.h), then libcupti.so.13/.12/.so by soname, then $CUDA_HOME,
+// the wheels of the environment's, the user's and the system's Pythons, /usr/local/cuda and the
+// build's toolkit. KINETOSCOPE_CUPTI_LIBRARY names a file to use instead.
 class CuptiLibrary : public CuptiFacade {
 public:
     // Null with the reason in why when no usable libcupti is found.

@@ -21,11 +21,15 @@ foreach(t tst_reader_badinput tst_reader_events tst_reader_hardening)
 endforeach()
 
 # GPU collector tests compile against the same CUPTI / NVTX / Level Zero headers as the core.
-foreach(t tst_cupticollector tst_cuptidecoder tst_zecollector tst_gpuabsent)
+foreach(t tst_cupticollector tst_cuptidecoder tst_cuptiwheel tst_zecollector tst_gpuabsent)
     if(TARGET ${t})
         kinetoscope_collector_flags(${t})
     endif()
 endforeach()
+# A library that stands for a pip torch's in a fake site-packages (tst_cuptiwheel).
+add_library(ks_wheelstub MODULE ${CMAKE_CURRENT_LIST_DIR}/../fixtures/wheelstub/wheelstub.c)
+target_compile_definitions(tst_cuptiwheel PRIVATE KS_WHEEL_STUB="$<TARGET_FILE:ks_wheelstub>")
+add_dependencies(tst_cuptiwheel ks_wheelstub)
 
 # Level Zero: our fake GPU driver for the real loader (ZE_ENABLE_ALT_DRIVERS); the test links the
 # loader itself because it plays the application.
