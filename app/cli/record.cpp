@@ -238,11 +238,17 @@ int runRecord(const Args& args)
                 break;
             }
         }
-        for (const live::StepArrival& s : session.takeSteps()) {
+        const std::vector<live::StepArrival> steps = session.takeSteps();
+        // GPU work arrives after the launches that queued it: the count received so far shows it
+        // streaming in while the program runs, not only at its end.
+        const uint64_t gpuOps = steps.empty() || quiet ? 0 : session.status().counters.deviceSlices;
+        for (const live::StepArrival& s : steps) {
             latencies.push_back(double(s.arrivedMonoNs - s.endMonoNs) / 1e6);
-            if (!quiet)
-                std::fprintf(stdout, "[kinetoscope] step %lld: %.3f ms (pid %u)\n", (long long)s.number,
-                             double(s.end - s.start) / 1e6, s.pid);
+            if (quiet) continue;
+            std::fprintf(stdout, "[kinetoscope] step %lld: %.3f ms (pid %u)", (long long)s.number,
+                         double(s.end - s.start) / 1e6, s.pid);
+            if (gpuOps) std::fprintf(stdout, ", %llu GPU ops received", (unsigned long long)gpuOps);
+            std::fputc('\n', stdout);
         }
         std::fflush(stdout);
     };

@@ -108,7 +108,12 @@ buildLaunchEnvironment(const std::vector<std::string>& base,
                 " capture: the injection library (libkinetoscope_inject.so) is not part of this "
                 "build; GPU activity will not be recorded");
         } else {
-            if (capture.cuda) {
+            if (capture.cuda && capture.mode == CaptureOptions::Mode::Windows) {
+                // torch.profiler records the windows' GPU work through Kineto's CUPTI. A process has
+                // one CUPTI activity client: the injection's would lose its buffers to Kineto's (or
+                // take Kineto's), so it is not loaded.
+                out.notes.push_back("CUDA: recorded by torch.profiler in its windows (Kineto's CUPTI)");
+            } else if (capture.cuda) {
                 env["CUDA_INJECTION64_PATH"] = resources.injectLibrary;
                 env["NVTX_INJECTION64_PATH"] = resources.injectLibrary;
                 out.notes.push_back("CUDA: injection library " + resources.injectLibrary);

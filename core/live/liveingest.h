@@ -20,6 +20,7 @@ struct IngestCounters {
     uint64_t frames = 0;
     uint64_t events = 0; // records applied (ranges count twice: begin and end)
     uint64_t slices = 0;
+    uint64_t deviceSlices = 0; // of those, GPU kernels, copies and fills on a device's streams
     uint64_t steps = 0;
     uint64_t windows = 0;
     uint64_t windowEvents = 0;

@@ -127,7 +127,10 @@ void LiveIngest::applyDevice(Conn& c, DeviceFrame& d)
             if (ref.valid() && (a.correlation != 0 || a.externalId != 0))
                 m_trace.linkIds().push_back(SliceLinkIds{ref, a.externalId != 0 ? a.externalId : -1,
                                                          a.correlation != 0 ? a.correlation : -1});
-            if (ref.valid()) ++m_counters.slices;
+            if (ref.valid()) {
+                ++m_counters.slices;
+                m_counters.deviceSlices += onDevice;
+            }
         }
         m_approxBytes += kIngestSliceBytes;
         seen(start);

@@ -52,6 +52,7 @@ std::string SessionStatus::summary() const
     }
     s += " · " + std::to_string(counters.events + counters.windowEvents) + " events · " +
          std::to_string(counters.steps) + " steps";
+    if (counters.deviceSlices) s += " · " + std::to_string(counters.deviceSlices) + " GPU ops";
     if (counters.windows) s += " · " + std::to_string(counters.windows) + " windows";
     const uint64_t dropped = counters.senderDropped + counters.overBudget;
     if (dropped) s += " · " + std::to_string(dropped) + " dropped";

@@ -177,6 +177,9 @@ private slots:
         QVERIFY(QString::fromUtf8(t.str(streams[1]->name).data()).endsWith(QStringLiteral("(late)")));
         QCOMPARE(streams[0]->stream, int64_t(7));
         QCOMPARE(in.counters().late, uint64_t(1));
+        // Every kernel counts as GPU work received, the late one too (what `record` prints per step).
+        QCOMPARE(in.counters().deviceSlices, uint64_t(5));
+        QCOMPARE(in.counters().slices, uint64_t(5));
         QCOMPARE(t.linkIds().size(), size_t(5));
         const Process& gpu = t.process(streams[0]->process);
         QVERIFY(gpu.kind == ProcessKind::Gpu);
