@@ -10,6 +10,7 @@
 #include <QLegendMarker>
 #include <QLogValueAxis>
 #include <QTest>
+#include <cmath>
 
 using namespace ks;
 using namespace ks::ui;
@@ -128,6 +129,45 @@ private slots:
         for (QLegendMarker* m : legend->markers())
             QVERIFY(!m->isVisible() || !m->label().isEmpty());
         QCOMPARE(legend->alignment(), Qt::AlignBottom);
+    }
+
+    // A decode step's tiny ops (sglang's Qwen3-8B trace: aten::copy_ of 32 elements at 7e-6
+    // TFLOP/s, 0.0625 FLOP/B) are on the chart, not below its axes.
+    void tinyOpsStayInsideTheAxes()
+    {
+        OverviewReport r;
+        r.deviceName = "AMD Instinct MI300X";
+        r.peak = devicePeakFor(r.deviceName);
+        QVERIFY(r.peak);
+        RooflinePoint p;
+        p.sheet = "UnaryElementwise";
+        p.label = "aten::copy_ op_shape=(32,)";
+        p.flopsPerByte = 0.0625;
+        p.tflopsPerS = 7.3e-6;
+        p.kernelUs = 13;
+        p.calls = 3;
+        r.roofline.push_back(p);
+        RooflinePoint q = p;
+        q.sheet = "Reduce_fwd";
+        q.flopsPerByte = 0.000125;
+        q.tflopsPerS = 2.9e-9;
+        r.roofline.push_back(q);
+        RooflineChart chart;
+        chart.setReport(r);
+        QCOMPARE(chart.pointCount(), 2);
+        QLogValueAxis* x = axis(chart, Qt::Horizontal);
+        QLogValueAxis* y = axis(chart, Qt::Vertical);
+        for (const RooflinePoint& pt : r.roofline) {
+            QVERIFY2(x->min() <= pt.flopsPerByte && pt.flopsPerByte <= x->max(),
+                     qPrintable(QString::number(x->min())));
+            QVERIFY2(y->min() <= pt.tflopsPerS && pt.tflopsPerS <= y->max(),
+                     qPrintable(QString::number(y->min())));
+        }
+        QVERIFY(y->max() >= r.peak->tflopsBf16);
+        // 1e-9 to 1e4 TFLOP/s: a label every third decade, not thirteen of them.
+        QCOMPARE(y->base(), 1000.0);
+        QVERIFY(std::log10(y->max() / y->min()) / std::log10(y->base()) <= 6);
+        QVERIFY(std::log10(x->max() / x->min()) / std::log10(x->base()) <= 6);
     }
 };
 

@@ -90,10 +90,21 @@ void RooflineChart::setReport(const OverviewReport& r)
         c->setTitle(empty);
         return;
     }
-    xmin = std::pow(10, std::floor(std::log10(std::max(1e-3, xmin))));
+    // Whole decades around every point: a decode step's copies of 32 elements run at a few
+    // MFLOP/s (1e-6 TFLOP/s) and must not fall off the bottom. The floors only keep a degenerate
+    // value from asking for hundreds of decades (points are all > 0: rooflineOf).
+    xmin = std::pow(10, std::floor(std::log10(std::max(1e-9, xmin))));
     xmax = std::pow(10, std::ceil(std::log10(std::max(xmin * 10, xmax))));
-    ymin = std::pow(10, std::floor(std::log10(std::max(1e-4, ymin))));
+    ymin = std::pow(10, std::floor(std::log10(std::max(1e-12, ymin))));
     ymax = std::pow(10, std::ceil(std::log10(std::max(ymin * 10, ymax))));
+    // A label per decade over many decades would be elided to "..." in the Overview's small
+    // chart: over more than six, a label every second (third...) decade.
+    auto base = [](double lo, double hi) {
+        const double decades = std::log10(hi / lo);
+        return std::pow(10.0, std::max(1.0, std::ceil(decades / 6.0)));
+    };
+    m_x->setBase(base(xmin, xmax));
+    m_y->setBase(base(ymin, ymax));
     m_x->setRange(xmin, xmax);
     m_y->setRange(ymin, ymax);
     const Palette& pal = Theme::palette();
