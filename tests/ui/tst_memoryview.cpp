@@ -1,5 +1,6 @@
 #include "../core/memorytracetext.h"
 #include "core/analysis/memory/memoryexport.h"
+#include "ui/document/tracedocument.h"
 #include "ui/memory/allocationfilterproxy.h"
 #include "ui/memory/allocationtablemodel.h"
 #include "ui/memory/memorychartview.h"
@@ -74,6 +75,16 @@ private slots:
         QCOMPARE(view.allocationModel()->rowCount(), 0);
         view.setTrace(nullptr);
         QVERIFY(!view.explanation().isEmpty());
+
+        // As the main window fills the page: from the document's analysis, which said "No trace
+        // loaded." for a loaded trace without memory events (the b200 vLLM trace).
+        const ui::DocumentAnalysis a = ui::analyseTrace(*trace, nullptr, true);
+        QVERIFY(a.memoryTimeline);
+        view.setTimeline(a.memoryTimeline);
+        QVERIFY2(view.explanation().contains(QStringLiteral("no memory events")),
+                 qPrintable(view.explanation()));
+        view.setTimeline(nullptr);
+        QVERIFY(view.explanation().contains(QStringLiteral("No trace loaded")));
     }
 
     void viewPicksTheDefaultDeviceAndSwitches()

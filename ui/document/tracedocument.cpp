@@ -37,8 +37,11 @@ DocumentAnalysis analyseTrace(const Trace& t, const std::atomic<bool>* cancel, b
     a.stats = computeTraceStats(t);
     a.memory = buildMemorySeries(t);
     a.htaCounters = hta::buildCounterSeries(t);
-    if (withMemoryTimeline && t.memoryEvents().size() > 0)
-        a.memoryTimeline = std::make_shared<const MemoryTimeline>(MemoryTimeline::build(t));
+    // Always one when asked for, empty without memory events: the Memory page tells "no trace"
+    // (null) from "a trace recorded without profile_memory" (empty) by it.
+    if (withMemoryTimeline)
+        a.memoryTimeline = std::make_shared<const MemoryTimeline>(
+            t.memoryEvents().empty() ? MemoryTimeline() : MemoryTimeline::build(t));
     return a;
 }
 
