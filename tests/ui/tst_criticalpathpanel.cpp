@@ -4,6 +4,7 @@
 #include "ui/timeline/highlight.h"
 #include "ui/util/metatypes.h"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -70,6 +71,33 @@ private slots:
         QVERIFY(mark);
         mark->click();
         QCOMPARE(marked, std::vector<size_t>{21});
+
+        auto* summary = panel.findChild<QLabel*>(QStringLiteral("summary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().startsWith(QStringLiteral("Path 2.411 ms of a ")),
+                 qPrintable(summary->text()));
+    }
+
+    // TensorBoard's ResNet-50 sample: ProfilerStep#5's path runs 187.85 ms through GPU work that
+    // ends after the step's 176.08 ms on the CPU. The summary said "Path 187.850 ms of a 176.078 ms
+    // step", two numbers that read as a contradiction.
+    void pathLongerThanTheStepSaysWhy()
+    {
+        const auto doc = test::loadSharedDocument("pytorch_kineto__tb_plugin__samples__resnet50_num_workers_"
+                                                  "0__worker0.1623143089861.pt.trace.json.gz");
+        QVERIFY(doc);
+        ui::CriticalPathPanel panel;
+        panel.setDocument(doc);
+        panel.resize(900, 400);
+        panel.show();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.result() != nullptr, 60000);
+        const CriticalPathResult& r = *panel.result();
+        QVERIFY(r.path.ok);
+        QVERIFY2(r.path.length > r.window.to - r.window.from,
+                 "the sample's first step no longer shows the case");
+        const QString text = panel.findChild<QLabel*>(QStringLiteral("summary"))->text();
+        QVERIFY2(!text.contains(QStringLiteral(" of a ")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("GPU work that ends after the step")), qPrintable(text));
     }
 };
 

@@ -47,6 +47,7 @@ CriticalPathPanel::CriticalPathPanel(QWidget* parent) : QWidget(parent)
         QStringLiteral("Outline the slices of the path on the timeline (F3 steps through them)"));
     bar->addWidget(mark);
     m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The split is one long line: it wraps in the room there is rather than setting the window's
     // minimum width (#30 item 1).
@@ -150,10 +151,18 @@ void CriticalPathPanel::display(std::shared_ptr<const CriticalPathResult> result
         return r.path.length > 0 ? QString::number(100.0 * double(t) / double(r.path.length), 'f', 1)
                                  : QString();
     };
+    // The window is the step's range on the CPU; the path runs on through the GPU work launched
+    // in it, which may end after the step does: then "187 ms of a 176 ms step" would read as a
+    // contradiction, so the two are said apart.
+    const TimeNs span = r.window.to - r.window.from;
+    const QString head =
+        r.path.length <= span
+            ? QStringLiteral("Path %1 ms of a %2 ms step").arg(msText(r.path.length), msText(span))
+            : QStringLiteral("Path %1 ms, through GPU work that ends after the step's %2 ms on the CPU")
+                  .arg(msText(r.path.length), msText(span));
     QString summary =
-        QStringLiteral("Path %1 ms of a %2 ms step: CPU %3%, GPU %4%, launch delay %5%, gaps %6%")
-            .arg(msText(r.path.length), msText(r.window.to - r.window.from),
-                 pct(r.bound[size_t(CpBound::Cpu)]),
+        QStringLiteral("%1: CPU %2%, GPU %3%, launch delay %4%, gaps %5%")
+            .arg(head, pct(r.bound[size_t(CpBound::Cpu)]),
                  pct(r.bound[size_t(CpBound::GpuCompute)] + r.bound[size_t(CpBound::GpuCommunication)]),
                  pct(r.bound[size_t(CpBound::LaunchDelay)]),
                  pct(r.bound[size_t(CpBound::KernelKernelDelay)]));
