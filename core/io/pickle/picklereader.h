@@ -10,7 +10,8 @@
 // (docs/snapshots.md).
 //
 // Nothing is built: the Handler is told what is made and filled (picklehandler.h). The reader keeps
-// the pickle stack, the memo (8 bytes an entry) and the distinct strings, all bounded by Limits.
+// the pickle stack, the memo (8 bytes an entry) and the distinct strings, all bounded by Limits (the
+// stack by the file's size when that is more; read() says why).
 
 #include "core/io/bytesource.h"
 #include "core/io/pickle/picklehandler.h"
