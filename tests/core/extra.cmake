@@ -11,6 +11,8 @@ set_target_properties(ks_c_client PROPERTIES ENABLE_EXPORTS ON)
 set_target_properties(tst_stackcapture PROPERTIES ENABLE_EXPORTS ON)
 # The memory export test reads back the gzip files it writes.
 target_link_libraries(tst_memoryexport PRIVATE ZLIB::ZLIB)
+# The pickle reader's stack limit is checked on gzipped pickles.
+target_link_libraries(tst_picklereader PRIVATE ZLIB::ZLIB)
 # Reader tests generate synthetic traces with the benchmark generator and gzip them with zlib.
 foreach(t tst_reader_badinput tst_reader_events tst_reader_hardening)
     if(TARGET ${t})

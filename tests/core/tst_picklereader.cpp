@@ -8,6 +8,7 @@
 #include <QTest>
 #include <string>
 #include <vector>
+#include <zlib.h>
 
 using namespace ks;
 using namespace ks::pickle;
@@ -111,6 +112,55 @@ public:
     void setItem(uint64_t, const Value&, const Value&) override { ++added; }
     void finish(const Value&) override {}
 };
+
+// Checks the ints appended to lists, in order: item k of the batch must be k (mod 2^32).
+class Sequence final : public Handler {
+public:
+    uint64_t lists = 0, items = 0, outOfOrder = 0;
+    uint64_t newList() override { return lists++; }
+    uint64_t newDict() override { return lists++; }
+    uint64_t newTuple(std::span<const Value>) override { return lists++; }
+    void append(uint64_t, const Value& item) override
+    {
+        if (!item.isInt() || uint32_t(item.i) != uint32_t(items)) ++outOfOrder;
+        ++items;
+    }
+    void setItem(uint64_t, const Value&, const Value&) override {}
+    void finish(const Value&) override {}
+};
+
+// A list of n items as torch's C++ pickler writes one: EMPTY_LIST, MARK, every item, one APPENDS.
+// Items are BININT k, or NONE (one byte a value, the densest a pickle can be) when nones is set.
+std::string oneBatch(size_t n, bool nones = false)
+{
+    std::string bytes = "\x80\x02](";
+    bytes.reserve(bytes.size() + n * (nones ? 1 : 5) + 2);
+    for (size_t k = 0; k < n; ++k) {
+        if (nones) {
+            bytes += 'N';
+            continue;
+        }
+        bytes += 'J';
+        for (int b = 0; b < 4; ++b)
+            bytes += char((k >> (8 * b)) & 0xff);
+    }
+    return bytes + "e.";
+}
+
+std::string gzip(std::string_view in)
+{
+    z_stream z{};
+    deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&z, uLong(in.size())) + 64, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z.avail_in = uInt(in.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    deflate(&z, Z_FINISH);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
 
 struct Outcome {
     bool ok;
@@ -304,11 +354,20 @@ private slots:
         Outcome o = readBytes(fromHex("8002") + std::string(100000, '(') + ".");
         QCOMPARE(o.text, std::string("pickle: more than 4096 open MARKs at byte 4098"));
         // Lists nested 200000 deep (each added to the one before): the reader has no recursion, so
-        // depth costs only stack slots, which are bounded.
+        // depth costs only stack slots, which are bounded: by Limits::maxStack, or the file's size
+        // when that is more. Gzipped, 5000 lists are a file of a few dozen bytes, and stop at the
+        // limit; plain, the file has a byte a list and may hold them all.
         Limits small;
         small.maxStack = 1000;
-        o = readBytes(fromHex("8002") + std::string(5000, ']') + ".", small);
-        QCOMPARE(o.text, std::string("pickle: stack deeper than 1000 at byte 1002"));
+        std::string lists = fromHex("8002") + std::string(5000, ']');
+        const std::string zipped = gzip(lists + ".");
+        QVERIFY(zipped.size() < 1000);
+        o = readBytes(zipped, small);
+        QCOMPARE(o.text, "pickle: stack deeper than 1000 values (the larger of 1000 and the file's " +
+                             std::to_string(zipped.size()) + " bytes) at byte 1002");
+        lists += std::string(4999, 'a') + ".";
+        o = readBytes(lists, small);
+        QVERIFY2(o.ok, o.text.c_str());
         std::string deep = fromHex("8002");
         for (int k = 0; k < 200000; ++k)
             deep += "]";
@@ -322,6 +381,65 @@ private slots:
         QVERIFY2(reader.read(*source, error), error.c_str());
         QCOMPARE(counter.made, uint64_t(200000));
         QCOMPARE(counter.added, uint64_t(199999));
+    }
+
+    void oneBatchLongerThanTheStackLimit()
+    {
+        // torch's C++ pickler (_memory_snapshot_pickled) writes each list as one MARK ... APPENDS:
+        // a device trace of more than Limits::maxStack entries is that many values on the stack.
+        // The file has more bytes than values, so it reads, every item in order.
+        const size_t n = Limits{}.maxStack + 1000;
+        const std::string bytes = oneBatch(n);
+        Sequence seq;
+        Reader reader(seq);
+        auto source = memoryByteSource(bytes);
+        std::string error;
+        QVERIFY2(reader.read(*source, error), error.c_str());
+        QCOMPARE(seq.items, uint64_t(n));
+        QCOMPARE(seq.outOfOrder, uint64_t(0));
+        QCOMPARE(reader.stackLimit(), bytes.size());
+        // Its memory: the batch plus the list below it, at most doubled by growth.
+        QVERIFY(reader.stackCapacity() >= n + 1);
+        QVERIFY2(reader.stackCapacity() <= 2 * (n + 1), std::to_string(reader.stackCapacity()).c_str());
+    }
+
+    void stackMemoryIsBoundedByTheFile()
+    {
+        // A value a byte (NONE), past the default limit: the stack never has room for more values
+        // than the file has bytes, whatever the growth would have doubled to, so the reader's stack
+        // costs at most sizeof(Value) bytes per byte read.
+        const size_t n = Limits{}.maxStack + 1000;
+        const std::string bytes = oneBatch(n, true);
+        Counter counter;
+        Reader reader(counter);
+        auto source = memoryByteSource(bytes);
+        std::string error;
+        QVERIFY2(reader.read(*source, error), error.c_str());
+        QCOMPARE(counter.added, uint64_t(n));
+        QVERIFY(reader.stackCapacity() >= n + 1);
+        QVERIFY2(reader.stackCapacity() <= bytes.size(), std::to_string(reader.stackCapacity()).c_str());
+    }
+
+    void smallFilesCannotRaiseTheStackLimit()
+    {
+        // The same batch gzipped is a few kilobytes: a bomb of values, refused at the default limit
+        // without allocating past it, with a one-line error.
+        const size_t n = Limits{}.maxStack + 1000;
+        const std::string zipped = gzip(oneBatch(n, true));
+        QVERIFY(zipped.size() < 64 * 1024);
+        Counter counter;
+        Reader reader(counter);
+        auto source = memoryByteSource(zipped);
+        std::string error;
+        QVERIFY(!reader.read(*source, error));
+        QCOMPARE(error, "pickle: stack deeper than 4194304 values (the larger of 4194304 and the file's " +
+                            std::to_string(zipped.size()) + " bytes) at byte " +
+                            std::to_string(3 + Limits{}.maxStack));
+        QCOMPARE(counter.added, uint64_t(0));
+        QVERIFY(reader.stackCapacity() <= Limits{}.maxStack);
+        // A tiny plain file that opens a batch it cannot hold: it ends before its APPENDS.
+        Outcome o = readBytes(oneBatch(n, true).substr(0, 100));
+        QCOMPARE(o.text, std::string("pickle: truncated (needs 1 more bytes) at byte 100"));
     }
 
     void badMemoAndStackUse()

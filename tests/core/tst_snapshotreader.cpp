@@ -42,6 +42,48 @@ std::string errorOf(const std::string& bytes)
     return r.ok() ? std::string("(loaded)") : r.error;
 }
 
+// A snapshot as torch's C++ pickler (_memory_snapshot_pickled) writes one: protocol 2, every list
+// and dict one MARK ... APPENDS / SETITEMS batch, strings and the frame memoized (BINPUT) and then
+// referred to (BINGET). Device 0's trace: an alloc and a free_completed of 16 bytes at 4097; the
+// alloc's stack is `frames` times the same frame (train.py:7:step).
+std::string cppPickledSnapshot(size_t frames)
+{
+    std::string b = "\x80\x02}(";
+    auto str = [&](std::string_view s, char memo) {
+        b += 'X';
+        for (int k = 0; k < 4; ++k)
+            b += char((s.size() >> (8 * k)) & 0xff);
+        b += s;
+        b += 'q';
+        b += memo;
+    };
+    str("segments", 0);
+    b += "]";
+    str("device_traces", 1);
+    b += "](](}(";
+    str("action", 2);
+    str("alloc", 3);
+    str("addr", 4);
+    b += "M\x01\x10";
+    str("size", 5);
+    b += "K\x10";
+    str("frames", 6);
+    b += "](}(";
+    str("filename", 7);
+    str("train.py", 8);
+    str("line", 9);
+    b += "K\x07";
+    str("name", 10);
+    str("step", 11);
+    b += "uq\x0c"; // the frame, memoized
+    for (size_t k = 1; k < frames; ++k)
+        b += "h\x0c";
+    b += "eu}(h\x02";
+    str("free_completed", 13);
+    b += "h\x04M\x01\x10h\x05K\x10u";
+    return b + "eeu.";
+}
+
 } // namespace
 
 class TestSnapshotReader : public QObject {
@@ -192,6 +234,30 @@ private slots:
         const SnapshotLoadResult missing = loadMemorySnapshot("/nonexistent/snap.pickle");
         QVERIFY(!missing.ok());
         QVERIFY(!missing.error.empty());
+    }
+
+    void listLongerThanTheStackLimit()
+    {
+        // A list of more items than the pickle reader's default stack limit, in one APPENDS batch
+        // as the C++ pickler writes every list: all on the reader's stack at once, and read (the
+        // limit grows with the file). Here a stack of 4 Mi frames (8 MiB of BINGETs), which costs
+        // the builder 4 bytes a frame; a device trace that long (tests/core/tst_picklereader has
+        // the reader's side) costs a few hundred bytes an entry while its batch is open, the
+        // builder's pending dicts (docs/snapshots.md). The hand-made bytes are checked short first.
+        for (size_t frames : {size_t(3), (size_t(1) << 22) + 10}) {
+            const SnapshotLoadResult r = loadMemorySnapshotData(cppPickledSnapshot(frames));
+            QVERIFY2(r.ok(), r.error.c_str());
+            const MemorySnapshot& s = *r.snapshot;
+            const DeviceTrace& t = s.traces.at(0);
+            QCOMPARE(t.count(), size_t(2));
+            QCOMPARE(t.action[1], SnapshotAction::FreeCompleted);
+            QCOMPARE(t.addr[1], int64_t(4097));
+            QCOMPARE(s.frames.size(), size_t(1));
+            QCOMPARE(s.stackFrames(t.stack[0]).second, frames);
+            QCOMPARE(frameAt(s, t.stack[0], frames - 1), std::string("train.py:7:step"));
+            const SnapshotTimeline timeline = SnapshotTimeline::build(s, 0);
+            QCOMPARE(timeline.peakBytes, int64_t(16));
+        }
     }
 
     void everyTruncationIsAnError()

@@ -170,11 +170,14 @@ void ModuleView::build(bool keepShown)
             return b;
         },
         [this, keepShown](Built b) {
-            // A live session's refresh keeps what the user expanded; a new tree opens two levels.
-            const QStringList expanded = keepShown && m_model->modules() ? expandedPaths() : QStringList();
+            // A live session's refresh keeps the rows the user expanded, none when they closed them
+            // all; a new tree, or the first with modules after an empty one (a session before its
+            // first module ran), opens two levels.
+            const bool keep = keepShown && m_model->modules() && !m_model->modules()->empty();
+            const QStringList expanded = keep ? expandedPaths() : QStringList();
             m_model->setTree(std::move(b.calls), std::move(b.modules));
             countSteps();
-            if (keepShown && !expanded.isEmpty())
+            if (keep)
                 expandPaths(expanded);
             else
                 m_view->expandToDepth(1);

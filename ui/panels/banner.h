@@ -1,21 +1,17 @@
 #pragma once
 
-#include <QFrame>
-#include <QStringList>
+#include "ui/panels/dismissiblestrip.h"
 
-class QLabel;
+#include <QStringList>
 
 namespace ks::ui {
 
 // A dismissible strip above the timeline for reader warnings.
-class Banner : public QFrame {
+class Banner : public DismissibleStrip {
     Q_OBJECT
 public:
     explicit Banner(QWidget* parent = nullptr);
     void showMessages(const QStringList& messages);
-
-private:
-    QLabel* m_text;
 };
 
 } // namespace ks::ui

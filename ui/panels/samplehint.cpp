@@ -3,9 +3,7 @@
 #include "ui/util/theme.h"
 
 #include <QFileInfo>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QToolButton>
 
 namespace ks::ui {
 
@@ -19,24 +17,14 @@ QString& samplePath()
 
 } // namespace
 
-SampleHint::SampleHint(QWidget* parent) : QFrame(parent)
+SampleHint::SampleHint(QWidget* parent) : DismissibleStrip(QStringLiteral("sampleHint"), QString(), parent)
 {
-    setObjectName(QStringLiteral("sampleHint"));
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(10, 4, 6, 4);
-    m_text = new QLabel(this);
-    m_text->setWordWrap(true);
-    m_text->setTextFormat(Qt::RichText);
-    m_text->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-    layout->addWidget(m_text, 1);
-    auto* close = new QToolButton(this);
-    close->setText(QStringLiteral("Dismiss"));
-    close->setAutoRaise(true);
-    layout->addWidget(close);
-    connect(close, &QToolButton::clicked, this, &QWidget::hide);
-    connect(m_text, &QLabel::linkActivated, this, &SampleHint::actionRequested);
-    followTheme(this, [this](const Palette& p) {
-        m_text->setText(
+    label()->setTextFormat(Qt::RichText);
+    label()->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(label(), &QLabel::linkActivated, this, &SampleHint::actionRequested);
+    // The links take the palette's link colour, so the text is redone with the colours.
+    followColors([this](const Palette& p) {
+        label()->setText(
             QStringLiteral(
                 "<b>This is a bundled sample</b>: Qwen1.5-0.5B inference on an H100, traced by PyTorch 2.6. "
                 "Click a slice for its details; the Overview below explains the step time. "
@@ -44,10 +32,8 @@ SampleHint::SampleHint(QWidget* parent) : QFrame(parent)
                 "here), <a href='launch' style='color:%1'>launch a script to profile</a> (Ctrl+R), or "
                 "<a href='compare' style='color:%1'>compare with another trace</a>.")
                 .arg(p.link.name()));
-        return QStringLiteral("#sampleHint{background:%1;border-bottom:1px solid %2;} QLabel{color:%3;}")
-            .arg(p.header.name(), p.border.name(), p.text.name());
+        return Colors{p.header, p.border, p.text};
     });
-    hide();
 }
 
 void SampleHint::setSamplePath(const QString& path)
@@ -58,11 +44,6 @@ void SampleHint::setSamplePath(const QString& path)
 bool SampleHint::isSample(const QString& path)
 {
     return !samplePath().isEmpty() && !path.isEmpty() && QFileInfo(path).canonicalFilePath() == samplePath();
-}
-
-QString SampleHint::text() const
-{
-    return m_text->text();
 }
 
 } // namespace ks::ui

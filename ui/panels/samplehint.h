@@ -1,14 +1,12 @@
 #pragma once
 
-#include <QFrame>
-
-class QLabel;
+#include "ui/panels/dismissiblestrip.h"
 
 namespace ks::ui {
 
 // A strip above the timeline while the bundled sample is shown, the first thing a new user sees:
 // it says that this is a sample and what to do next, as links that the main window carries out.
-class SampleHint : public QFrame {
+class SampleHint : public DismissibleStrip {
     Q_OBJECT
 public:
     explicit SampleHint(QWidget* parent = nullptr);
@@ -17,14 +15,9 @@ public:
     static void setSamplePath(const QString& path);
     static bool isSample(const QString& path);
 
-    QString text() const;
-
 signals:
     // "open", "launch" or "compare".
     void actionRequested(const QString& action);
-
-private:
-    QLabel* m_text;
 };
 
 } // namespace ks::ui

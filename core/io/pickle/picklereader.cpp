@@ -1,5 +1,6 @@
 #include "core/io/pickle/picklereader.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -212,12 +213,14 @@ std::string_view Reader::takeText(uint64_t n)
 
 void Reader::stackFull() const
 {
-    fail("stack deeper than " + std::to_string(m_limits.maxStack));
+    fail("stack deeper than " + std::to_string(m_stackLimit) + " values (the larger of " +
+         std::to_string(m_limits.maxStack) + " and the file's " + std::to_string(m_source->inputSize()) +
+         " bytes)");
 }
 
 [[gnu::always_inline]] inline void Reader::push(const Value& v)
 {
-    if (m_stack.size() >= m_limits.maxStack) [[unlikely]]
+    if (m_stack.size() >= m_stackLimit) [[unlikely]]
         stackFull();
     m_stack.push_back(v);
 }
@@ -435,6 +438,20 @@ void Reader::tupleOf(size_t n)
 bool Reader::read(ByteSource& source, std::string& error)
 {
     m_source = &source;
+    // The stack's limit grows with the file. Every opcode that pushes a value is at least one byte
+    // of input, so a pickle never holds more values than it has bytes: for a plain file this limit
+    // refuses nothing legitimate (torch's C++ pickler writes a list of millions of trace entries as
+    // one MARK ... APPENDS batch, all on the stack at once), while the stack's memory stays at most
+    // sizeof(Value) bytes per byte of the file, its growth clamped to the limit. A gzip file
+    // counts its compressed bytes: a small one inflating to a huge batch (a bomb) still stops at
+    // Limits::maxStack; a snapshot's entries (each its own address and time) take far more than a
+    // compressed byte each. A source of unknown size (0: a pipe) keeps Limits::maxStack.
+    //
+    // Handing a long pending batch to its list early instead would not be the same pickle: the
+    // batch's values are only a list's items once APPENDS comes; until then POP, POP_MARK, LIST,
+    // TUPLE or DICT may still take them, and a handler cannot take back an append.
+    m_stackLimit = size_t(std::max<uint64_t>(m_limits.maxStack, source.inputSize()));
+    m_stack.limitCapacity(m_stackLimit);
     m_buffer.assign(kBufferSize, 0);
     m_pos = m_end = 0;
     m_bufferOffset = 0;

@@ -10,7 +10,8 @@
 // (docs/snapshots.md).
 //
 // Nothing is built: the Handler is told what is made and filled (picklehandler.h). The reader keeps
-// the pickle stack, the memo (8 bytes an entry) and the distinct strings, all bounded by Limits.
+// the pickle stack, the memo (8 bytes an entry) and the distinct strings, all bounded by Limits (the
+// stack by the file's size when that is more; read() says why).
 
 #include "core/io/bytesource.h"
 #include "core/io/pickle/picklehandler.h"
@@ -25,7 +26,10 @@
 namespace ks::pickle {
 
 struct Limits {
-    size_t maxStack = size_t(1) << 22;           // values on the pickle stack
+    // Values on the pickle stack: at least this many, and one per byte of the source's file when
+    // that is more (see Reader::read). torch's C++ pickler writes a whole list as one MARK ...
+    // APPENDS batch, so a long device trace is that many values on the stack at once.
+    size_t maxStack = size_t(1) << 22;
     size_t maxMarks = 4096;                      // MARKs open at once (nesting of batches)
     uint64_t maxMemo = uint64_t(1) << 31;        // memo entries
     uint64_t maxStringBytes = uint64_t(8) << 30; // distinct str and bytes, all together
@@ -47,6 +51,10 @@ public:
 
     const StringPool& strings() const { return m_strings; }
     uint64_t opcodes() const { return m_opcodes; }
+    // The stack's limit for the last read, and the room it allocated (values of sizeof(Value)
+    // bytes): what the stack's memory came to.
+    size_t stackLimit() const { return m_stackLimit; }
+    size_t stackCapacity() const { return m_stack.capacity(); }
 
 private:
     struct Failure;
@@ -85,6 +93,7 @@ private:
     std::string m_scratch;
 
     ValueStack m_stack;
+    size_t m_stackLimit = 0;
     std::vector<size_t> m_marks;
     std::vector<uint64_t> m_memo; // packed: kind in the top 3 bits, payload below
     std::vector<double> m_memoFloats;

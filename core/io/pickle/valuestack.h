@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -27,6 +28,11 @@ public:
     void pop_back() { --m_size; }
     // Only ever shrinks (to a MARK's position).
     void shrink(size_t n) { m_size = std::min(m_size, n); }
+    // Room allocated, in values (sizeof(Value) bytes each).
+    size_t capacity() const { return m_capacity; }
+    // Growth never allocates room for more than n values (the reader's stack limit), so doubling
+    // cannot take the stack's memory past what the limit allows.
+    void limitCapacity(size_t n) { m_maxCapacity = n; }
 
     void push_back(const Value& v)
     {
@@ -54,7 +60,9 @@ private:
 
     [[gnu::noinline]] void grow()
     {
-        const size_t capacity = std::max<size_t>(64, m_capacity * 2);
+        // Past the limit only when the caller pushes past it (the reader checks first).
+        const size_t capacity =
+            std::max(std::min(std::max<size_t>(64, m_capacity * 2), m_maxCapacity), m_size + 1);
         auto data = std::make_unique<Value[]>(capacity);
         if (m_size > 0) std::memcpy(static_cast<void*>(data.get()), m_data.get(), m_size * sizeof(Value));
         m_data = std::move(data);
@@ -64,6 +72,7 @@ private:
     std::unique_ptr<Value[]> m_data;
     size_t m_size = 0;
     size_t m_capacity = 0;
+    size_t m_maxCapacity = SIZE_MAX;
 };
 
 } // namespace ks::pickle
