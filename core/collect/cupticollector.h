@@ -61,7 +61,7 @@ public:
     // Asks CUPTI for completed buffers now (the flush thread does this every period).
     void flush(bool forced = false);
     // Problems met while recording (dropped records, CUPTI errors): one line each, cleared by prepare.
-    std::vector<std::string> warnings();
+    std::vector<std::string> warnings() override;
     uint64_t droppedRecords() const { return m_dropped.load(); }
     uint64_t buffersCompleted() const { return m_buffersCompleted.load(); }
     bool running() const { return m_running.load(); }

@@ -21,11 +21,6 @@ namespace ks::ui {
 
 namespace {
 
-QString qstr(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
 // The first text drawn in a font loads its engine and rasterises its glyphs: 5 ms of the first
 // frame in bench_render. Done here, when the view is made, the first frame after a trace opens
 // finds them cached (the caches are per font engine, shared by every raster paint device).

@@ -269,8 +269,14 @@ std::string overviewText(const OverviewResult& r, size_t rowLimit)
     std::string o;
     char buf[512];
     auto line = [&](const char* fmt, auto... args) {
-        std::snprintf(buf, sizeof buf, fmt, args...);
-        o += buf;
+        // A line without arguments is plain text (and no format string from outside reaches
+        // snprintf: clang's -Wformat-security).
+        if constexpr (sizeof...(args) == 0) {
+            o += fmt;
+        } else {
+            std::snprintf(buf, sizeof buf, fmt, args...);
+            o += buf;
+        }
     };
     auto cut = [](const std::string& s, size_t n) { return s.size() > n ? s.substr(0, n - 3) + "..." : s; };
     auto timeline = [&](const char* title, const GpuTimelineMetrics& m) {
