@@ -3,6 +3,7 @@
 #include "core/util/hash.h"
 #include "core/util/textescape.h"
 
+#include <memory>
 #include <stdexcept>
 #include <string_view>
 
@@ -148,19 +149,60 @@ BlockState parseState(std::string_view s)
 
 } // namespace
 
+// A dict stays open until it is added to its parent: with torch's C++ pickler, which writes the
+// device trace as one batch, every trace entry's dict is open at once (millions). So only the keys
+// present are stored, in the order they came, with a byte per key for its slot: a trace entry has
+// six to nine of the 29 keys, a segment twelve. A dict given more than kInline keys (no dict torch
+// writes) moves its values to the heap.
 struct SnapshotBuilder::PendingDict {
+    static constexpr unsigned kInline = 12;
     uint32_t present = 0; // bit per Key
-    int64_t val[kKeys] = {};
     uint32_t blockCount = 0;
     int64_t poolB = 0;
-    std::vector<std::pair<std::string, std::string>> extras; // allocator_settings and the like
+    uint8_t count = 0;               // values stored
+    uint8_t slotOf[kKeys];           // valid where present
+    int64_t inlineVals[kInline];     // in the order the keys came
+    std::unique_ptr<int64_t[]> wide; // kKeys values by key, once more than kInline are present
+    std::unique_ptr<std::vector<std::pair<std::string, std::string>>> extras; // allocator_settings...
+
     bool has(Key k) const { return (present >> unsigned(k)) & 1; }
+    int64_t at(Key k) const { return wide ? wide[size_t(k)] : inlineVals[slotOf[size_t(k)]]; }
+    int64_t get(Key k, int64_t fallback = 0) const { return has(k) ? at(k) : fallback; }
     void set(Key k, int64_t v)
     {
+        if (!wide) {
+            if (has(k)) {
+                inlineVals[slotOf[size_t(k)]] = v;
+                return;
+            }
+            if (count < kInline) {
+                present |= uint32_t(1) << unsigned(k);
+                slotOf[size_t(k)] = count;
+                inlineVals[count++] = v;
+                return;
+            }
+            wide = std::make_unique<int64_t[]>(kKeys);
+            for (unsigned b = 0; b < kKeys; ++b)
+                if ((present >> b) & 1) wide[b] = inlineVals[slotOf[b]];
+        }
         present |= uint32_t(1) << unsigned(k);
-        val[size_t(k)] = v;
+        wide[size_t(k)] = v;
     }
-    int64_t get(Key k, int64_t fallback = 0) const { return has(k) ? val[size_t(k)] : fallback; }
+    void clear()
+    {
+        present = 0;
+        count = 0;
+        blockCount = 0;
+        poolB = 0;
+        wide.reset();
+        extras.reset();
+    }
+    std::vector<std::pair<std::string, std::string>>& extraList()
+    {
+        if (!extras) extras = std::make_unique<std::vector<std::pair<std::string, std::string>>>();
+        return *extras;
+    }
+    size_t extraCount() const { return extras ? extras->size() : 0; }
 };
 
 struct SnapshotBuilder::PendingList {
@@ -188,10 +230,7 @@ uint64_t SnapshotBuilder::newDict()
     if (!m_freeDicts.empty()) {
         idx = m_freeDicts.back();
         m_freeDicts.pop_back();
-        PendingDict& d = *m_dicts[idx];
-        d.present = 0;
-        d.blockCount = 0;
-        d.extras.clear();
+        m_dicts[idx]->clear();
     } else {
         idx = uint32_t(m_dicts.size());
         if (idx >= kIndexMask) bad("too many open dicts");
@@ -341,16 +380,16 @@ void SnapshotBuilder::commitEntry(PendingDict& d, PendingList& list)
         m_slots.emplace_back();
     }
     DeviceTrace& t = m_slots[size_t(list.slot)];
-    const SnapshotAction a = SnapshotAction(d.val[size_t(Key::Action)]);
+    const SnapshotAction a = SnapshotAction(d.at(Key::Action));
     t.action.push_back(a);
     t.addr.push_back(a == SnapshotAction::Oom ? d.get(Key::DeviceFree, d.get(Key::Addr)) : d.get(Key::Addr));
     t.size.push_back(d.get(Key::Size));
     t.stream.push_back(d.get(Key::Stream));
     t.timeUs.push_back(d.get(Key::TimeUs));
-    t.stack.push_back(d.has(Key::Frames) ? uint32_t(d.val[size_t(Key::Frames)]) : kNoStack);
-    t.compileContext.push_back(
-        d.has(Key::CompileContext) ? StringId(uint32_t(d.val[size_t(Key::CompileContext)])) : StringId());
-    t.userMetadata.push_back(d.has(Key::UserMetadata) ? StringId(uint32_t(d.val[size_t(Key::UserMetadata)]))
+    t.stack.push_back(d.has(Key::Frames) ? uint32_t(d.at(Key::Frames)) : kNoStack);
+    t.compileContext.push_back(d.has(Key::CompileContext) ? StringId(uint32_t(d.at(Key::CompileContext)))
+                                                          : StringId());
+    t.userMetadata.push_back(d.has(Key::UserMetadata) ? StringId(uint32_t(d.at(Key::UserMetadata)))
                                                       : StringId());
 }
 
@@ -365,11 +404,10 @@ void SnapshotBuilder::commitBlock(PendingDict& d, PendingList& list)
     b.address.push_back(d.get(Key::Address));
     b.size.push_back(size);
     // Legacy snapshots may lack requested_size; memory_viz then takes the block's size.
-    b.requestedSize.push_back(d.has(Key::RequestedSize) && d.val[size_t(Key::RequestedSize)]
-                                  ? d.val[size_t(Key::RequestedSize)]
-                                  : size);
+    b.requestedSize.push_back(d.has(Key::RequestedSize) && d.at(Key::RequestedSize) ? d.at(Key::RequestedSize)
+                                                                                    : size);
     b.state.push_back(BlockState(d.get(Key::State, int64_t(BlockState::Other))));
-    b.stack.push_back(d.has(Key::Frames) ? uint32_t(d.val[size_t(Key::Frames)]) : kNoStack);
+    b.stack.push_back(d.has(Key::Frames) ? uint32_t(d.at(Key::Frames)) : kNoStack);
 }
 
 void SnapshotBuilder::commitSegment(PendingDict& d)
@@ -379,7 +417,7 @@ void SnapshotBuilder::commitSegment(PendingDict& d)
     const int64_t address = d.get(Key::Address);
     uint32_t first = uint32_t(b.count()), count = 0;
     if (d.has(Key::Blocks)) {
-        first = uint32_t(d.val[size_t(Key::Blocks)]);
+        first = uint32_t(d.at(Key::Blocks));
         count = d.blockCount;
     }
     // Block addresses as memory_viz sets them: the segment's address plus the sizes before it.
@@ -399,7 +437,7 @@ void SnapshotBuilder::commitSegment(PendingDict& d)
     s.poolId.push_back(d.poolB);
     s.large.push_back(uint8_t(d.get(Key::SegmentType) != 0));
     s.expandable.push_back(uint8_t(d.get(Key::IsExpandable) != 0));
-    s.stack.push_back(d.has(Key::Frames) ? uint32_t(d.val[size_t(Key::Frames)]) : kNoStack);
+    s.stack.push_back(d.has(Key::Frames) ? uint32_t(d.at(Key::Frames)) : kNoStack);
     s.firstBlock.push_back(first);
     s.blockCount.push_back(count);
 }
@@ -410,7 +448,7 @@ void SnapshotBuilder::commitAnnotation(PendingDict& d)
     a.device = d.get(Key::Device);
     a.timeUs = d.get(Key::TimeUs);
     a.stage = StringId(uint32_t(d.get(Key::Stage)));
-    a.name = d.has(Key::Name) ? StringId(uint32_t(d.val[size_t(Key::Name)])) : StringId();
+    a.name = d.has(Key::Name) ? StringId(uint32_t(d.at(Key::Name))) : StringId();
     m_snap->annotations.push_back(a);
 }
 
@@ -590,7 +628,7 @@ void SnapshotBuilder::setItem(uint64_t dict, const Value& key, const Value& valu
     case Key::Unknown:
     case Key::Count:
         // Kept as text only while the dict is nothing else (allocator_settings and its like).
-        if (d.present == 0 && d.extras.size() < 64 && (key.kind == Kind::Str)) {
+        if (d.present == 0 && d.extraCount() < 64 && (key.kind == Kind::Str)) {
             std::string v;
             switch (value.kind) {
             case Kind::Int:
@@ -612,7 +650,7 @@ void SnapshotBuilder::setItem(uint64_t dict, const Value& key, const Value& valu
                 v = "...";
                 break;
             }
-            d.extras.emplace_back(std::string(key.text.substr(0, 256)), std::move(v));
+            d.extraList().emplace_back(std::string(key.text.substr(0, 256)), std::move(v));
         }
         break;
     }
@@ -624,7 +662,7 @@ void SnapshotBuilder::setRootItem(Key k, const Value& value)
     const uint32_t m = m_meaning[value.handle];
     if (k == Key::AllocatorSettings) {
         if (kindOf(m) == kDict) {
-            m_snap->allocatorSettings = m_dicts[indexOf(m)]->extras;
+            if (const auto& extras = m_dicts[indexOf(m)]->extras) m_snap->allocatorSettings = *extras;
             releaseDict(value.handle);
         }
         return;
