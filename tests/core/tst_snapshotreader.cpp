@@ -236,6 +236,54 @@ private slots:
         QVERIFY(!missing.error.empty());
     }
 
+    // A dict the builder reused (the freed one of the segment before) kept that segment's second
+    // segment_pool_id half: a segment written without segment_pool_id (older torch) got the
+    // previous segment's pool id.
+    void reusedDictStartsEmpty()
+    {
+        std::string b = "\x80\x02}(";
+        auto str = [&](std::string_view t) {
+            b += 'X';
+            for (int k = 0; k < 4; ++k)
+                b += char((t.size() >> (8 * k)) & 0xff);
+            b += t;
+        };
+        // Opcodes with NUL bytes in them: the literal's whole length.
+        auto raw = [&]<size_t N>(const char(&lit)[N]) { b.append(lit, N - 1); };
+        str("segments");
+        raw("]");
+        // Each segment appended on its own (APPEND), so the first's dict is freed before the
+        // second is made.
+        raw("}(");
+        str("device");
+        raw("K\x00");
+        str("address");
+        raw("J\x00\x00\x10\x00");
+        str("total_size");
+        raw("J\x00\x00\x20\x00");
+        str("segment_pool_id");
+        raw("K\x01K\x03\x86u"); // (1, 3)
+        raw("a}(");
+        str("device");
+        raw("K\x00");
+        str("address");
+        raw("J\x00\x00\x40\x00");
+        str("total_size");
+        raw("J\x00\x00\x20\x00u");
+        raw("a");
+        str("device_traces");
+        raw("]u.");
+        const SnapshotLoadResult r = loadMemorySnapshotData(b);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const MemorySnapshot& s = *r.snapshot;
+        QCOMPARE(s.segments.count(), size_t(2));
+        QCOMPARE(s.segments.poolOwner[0], int64_t(1));
+        QCOMPARE(s.segments.poolId[0], int64_t(3));
+        QCOMPARE(s.segments.address[1], int64_t(0x400000));
+        QCOMPARE(s.segments.poolOwner[1], int64_t(0));
+        QCOMPARE(s.segments.poolId[1], int64_t(0));
+    }
+
     void listLongerThanTheStackLimit()
     {
         // A list of more items than the pickle reader's default stack limit, in one APPENDS batch
