@@ -3,6 +3,7 @@
 // Helpers for the reader tests: an independent count of complete events in a (possibly cut) trace
 // text, gzip compression, and synthetic traces from bench/kinetosynth.
 
+#include "gzipstring.h"
 #include "kinetosynth.h"
 
 #include <cstdint>
@@ -57,21 +58,6 @@ inline std::vector<size_t> completeEventEnds(std::string_view text, size_t limit
 inline size_t completeEvents(std::string_view text, size_t limit = SIZE_MAX)
 {
     return completeEventEnds(text, limit).size();
-}
-
-inline std::string gzipString(std::string_view in, int level = 6)
-{
-    z_stream z{};
-    deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&z, uLong(in.size())) + 64, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.avail_in = uInt(in.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = uInt(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
 }
 
 // Decompresses as much of a (possibly cut) gzip stream as zlib can.

@@ -4,6 +4,7 @@
 
 #include "core/io/bytesource.h"
 #include "core/io/pickle/picklereader.h"
+#include "gzipstring.h"
 
 #include <QTest>
 #include <string>
@@ -145,21 +146,6 @@ std::string oneBatch(size_t n, bool nones = false)
             bytes += char((k >> (8 * b)) & 0xff);
     }
     return bytes + "e.";
-}
-
-std::string gzip(std::string_view in)
-{
-    z_stream z{};
-    deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&z, uLong(in.size())) + 64, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.avail_in = uInt(in.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = uInt(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
 }
 
 struct Outcome {
@@ -360,7 +346,7 @@ private slots:
         Limits small;
         small.maxStack = 1000;
         std::string lists = fromHex("8002") + std::string(5000, ']');
-        const std::string zipped = gzip(lists + ".");
+        const std::string zipped = ks::test::gzipString(lists + ".", 9);
         QVERIFY(zipped.size() < 1000);
         o = readBytes(zipped, small);
         QCOMPARE(o.text, "pickle: stack deeper than 1000 values (the larger of 1000 and the file's " +
@@ -425,7 +411,7 @@ private slots:
         // The same batch gzipped is a few kilobytes: a bomb of values, refused at the default limit
         // without allocating past it, with a one-line error.
         const size_t n = Limits{}.maxStack + 1000;
-        const std::string zipped = gzip(oneBatch(n, true));
+        const std::string zipped = ks::test::gzipString(oneBatch(n, true), 9);
         QVERIFY(zipped.size() < 64 * 1024);
         Counter counter;
         Reader reader(counter);
