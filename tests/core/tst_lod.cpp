@@ -2,10 +2,10 @@
 #include "core/analysis/timeline/lod.h"
 #include "core/model/slicetrack.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <random>
 
 using namespace ks;
@@ -416,8 +416,11 @@ private slots:
     }
     // Issue 30, item 11, as a test: zoomed out over a counter of millions of samples, the
     // reduction costs per column, not per sample. Timed against the per-sample reduction in the
-    // same run (the best of five each, so a busy machine slows both alike); it is about 50 times
-    // faster here, and must be at least 10.
+    // same run, in this thread's CPU time, the best of nine each. It is about 45 times faster on a
+    // quiet machine; with the machine's two cores busy the short one loses its caches between
+    // slices and came out 10 to 33 times faster (once 9.5 with wall time in CI). The old reduction
+    // was the per-sample one (a ratio of 1): at least 5, in one of three tries, tells them apart
+    // without depending on the machine being quiet.
     void counterColumnsCostPerColumnNotPerSample()
     {
         CounterTrack c(ProcessId(0), StringId(), StringId());
@@ -427,23 +430,31 @@ private slots:
         for (size_t i = 0; i < n; ++i)
             c.append(TimeNs(i) * 100, v(rng));
         const TimeNs t1 = TimeNs(n) * 100;
-        auto best = [](auto&& fn) {
+        auto cpuNs = [] {
+            timespec ts{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+            return double(ts.tv_sec) * 1e9 + double(ts.tv_nsec);
+        };
+        auto best = [&](auto&& fn) {
             double b = 1e300;
-            for (int k = 0; k < 5; ++k) {
-                QElapsedTimer timer;
-                timer.start();
+            for (int k = 0; k < 9; ++k) {
+                const double start = cpuNs();
                 fn();
-                b = std::min(b, double(timer.nsecsElapsed()));
+                b = std::min(b, cpuNs() - start);
             }
             return b;
         };
         size_t got = 0, want = 0;
-        const double fast = best([&] { got = counterColumns(c, 0, t1, 1500).size(); });
-        const double slow = best([&] { want = counterColumnsBySample(c, 0, t1, 1500, 0).size(); });
-        QCOMPARE(got, want);
-        QVERIFY2(
-            fast * 10 < slow,
-            qPrintable(QStringLiteral("by column %1 ms, by sample %2 ms").arg(fast / 1e6).arg(slow / 1e6)));
+        QString tries;
+        bool faster = false;
+        for (int attempt = 0; attempt < 3 && !faster; ++attempt) {
+            const double fast = best([&] { got = counterColumns(c, 0, t1, 1500).size(); });
+            const double slow = best([&] { want = counterColumnsBySample(c, 0, t1, 1500, 0).size(); });
+            QCOMPARE(got, want);
+            faster = fast * 5 < slow;
+            tries += QStringLiteral(" by column %1 ms, by sample %2 ms;").arg(fast / 1e6).arg(slow / 1e6);
+        }
+        QVERIFY2(faster, qPrintable(tries));
     }
 };
 
