@@ -3,12 +3,11 @@
 #include "core/collect/wheellibdirs.h"
 
 #include <cstdlib>
-#include <cstring>
 #include <cuda.h>
 #include <cupti.h>
 #include <dlfcn.h>
-#include <link.h>
 #include <mutex>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
@@ -60,18 +59,8 @@ void resolve(void* handle, F& fn, const char* name)
     fn = reinterpret_cast<F>(dlsym(handle, name));
 }
 
-int mappedCupti(dl_phdr_info* info, size_t, void* data)
-{
-    const char* name = info->dlpi_name;
-    if (!name || !*name) return 0;
-    const char* base = std::strrchr(name, '/');
-    base = base ? base + 1 : name;
-    if (std::strncmp(base, "libcupti.so", 11) == 0) {
-        *static_cast<std::string*>(data) = name;
-        return 1;
-    }
-    return 0;
-}
+// By soname and in each folder searched, newest CUDA first.
+constexpr const char* kSonames[] = {"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
 
 void* openCupti(std::string& path, std::string& errors, std::vector<std::string>& looked)
 {
@@ -90,8 +79,8 @@ void* openCupti(std::string& path, std::string& errors, std::vector<std::string>
     auto inDirs = [&](const std::vector<std::string>& dirs) -> void* {
         for (const std::string& d : dirs) {
             looked.push_back(d);
-            for (const char* soname : {"/libcupti.so.13", "/libcupti.so.12", "/libcupti.so"}) {
-                const std::string p = d + soname;
+            for (const char* soname : kSonames) {
+                const std::string p = d + '/' + soname;
                 if (access(p.c_str(), F_OK) != 0) continue;
                 if (void* h = attempt(p, RTLD_NOW | RTLD_LOCAL)) return h;
             }
@@ -100,16 +89,22 @@ void* openCupti(std::string& path, std::string& errors, std::vector<std::string>
     };
     if (const char* forced = std::getenv("KINETOSCOPE_CUPTI_LIBRARY"); forced && *forced)
         return attempt(forced, RTLD_NOW | RTLD_LOCAL);
-    std::string mapped;
-    dl_iterate_phdr(mappedCupti, &mapped);
-    if (!mapped.empty()) {
-        if (void* h = attempt(mapped, RTLD_NOW | RTLD_NOLOAD)) return h;
+    // One walk of the files mapped here serves both the mapped libcupti and the wheel search.
+    const WheelSearchInputs process = processWheelSearchInputs();
+    for (const std::string& m : process.mapped) {
+        const size_t slash = m.rfind('/');
+        if (std::string_view(m)
+                .substr(slash == std::string::npos ? 0 : slash + 1)
+                .starts_with("libcupti.so")) {
+            if (void* h = attempt(m, RTLD_NOW | RTLD_NOLOAD)) return h;
+            break;
+        }
     }
     // The CUPTI wheel beside the Python running here (a pip torch that has not loaded its CUPTI
     // yet) matches that torch's CUDA; one on the loader's path may be another toolkit's.
-    const SitePackagesRoots roots = sitePackagesRoots(processWheelSearchInputs());
+    const SitePackagesRoots roots = sitePackagesRoots(process);
     if (void* h = inDirs(wheelLibraryDirs(roots.running, "cuda_cupti"))) return h;
-    for (const char* soname : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
+    for (const char* soname : kSonames) {
         if (void* h = attempt(soname, RTLD_NOW | RTLD_LOCAL)) return h;
     }
     std::vector<std::string> dirs;
