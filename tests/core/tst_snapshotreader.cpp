@@ -42,6 +42,15 @@ std::string errorOf(const std::string& bytes)
     return r.ok() ? std::string("(loaded)") : r.error;
 }
 
+// BINUNICODE: a str with its 4-byte little-endian length.
+void appendBinUnicode(std::string& b, std::string_view s)
+{
+    b += 'X';
+    for (int k = 0; k < 4; ++k)
+        b += char((s.size() >> (8 * k)) & 0xff);
+    b += s;
+}
+
 // A snapshot as torch's C++ pickler (_memory_snapshot_pickled) writes one: protocol 2, every list
 // and dict one MARK ... APPENDS / SETITEMS batch, strings and the frame memoized (BINPUT) and then
 // referred to (BINGET). Device 0's trace: an alloc and a free_completed of 16 bytes at 4097; the
@@ -50,10 +59,7 @@ std::string cppPickledSnapshot(size_t frames)
 {
     std::string b = "\x80\x02}(";
     auto str = [&](std::string_view s, char memo) {
-        b += 'X';
-        for (int k = 0; k < 4; ++k)
-            b += char((s.size() >> (8 * k)) & 0xff);
-        b += s;
+        appendBinUnicode(b, s);
         b += 'q';
         b += memo;
     };
@@ -242,12 +248,7 @@ private slots:
     void reusedDictStartsEmpty()
     {
         std::string b = "\x80\x02}(";
-        auto str = [&](std::string_view t) {
-            b += 'X';
-            for (int k = 0; k < 4; ++k)
-                b += char((t.size() >> (8 * k)) & 0xff);
-            b += t;
-        };
+        auto str = [&](std::string_view t) { appendBinUnicode(b, t); };
         // Opcodes with NUL bytes in them: the literal's whole length.
         auto raw = [&]<size_t N>(const char(&lit)[N]) { b.append(lit, N - 1); };
         str("segments");
